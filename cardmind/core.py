@@ -1,0 +1,297 @@
+"""The interface every game implements: :class:`Game`, :class:`State`, actions and events.
+
+A game is a stateless :class:`Game` object (registered by its record name) that knows
+its options, how to deal, and how to build a :class:`State`. A state follows the play:
+
+* **Actions** are what a player decides (an ask, a claim, ...). They are small frozen
+  dataclasses with a ``seat`` (who acts) and ``to_json()``.
+* **Events** are what happens at the table, exactly as the record format writes them
+  (``records.md``): plain ``dict`` objects with a ``"type"``. Applying an action to a
+  state that knows every hand resolves it into events (an ask becomes an ask with its
+  ``success``); every state, including one that knows only a single player's hand,
+  is advanced by :meth:`State.apply_event`, which checks the rules against what that
+  state knows and raises :class:`~cardmind.errors.IllegalAction` when one is broken.
+
+Rules stay pure: a state never reads files, prints, or draws random numbers; randomness
+is passed in as a seeded :class:`numpy.random.Generator`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import OptionError
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One named option of a game.
+
+    Attributes:
+        name: the option's name as written in record headers (``"claim_any_time"``).
+        default: the value used when the option is absent.
+        doc: one line saying what it changes.
+        coerce: turns a raw JSON value into the option's value; raises ``ValueError``
+            with a readable reason when the value is not accepted.
+        choices: the accepted values, when they form a short list (for help texts).
+    """
+
+    name: str
+    default: Any
+    doc: str
+    coerce: Callable[[Any], Any]
+    choices: tuple | None = None
+
+
+def bool_option(value: Any) -> bool:
+    """Coerce a JSON boolean option (only ``true``/``false`` are accepted)."""
+    if isinstance(value, bool):
+        return value
+    raise ValueError(f"expected true or false, got {value!r}")
+
+
+def choice_option(*choices: Any) -> Callable[[Any], Any]:
+    """Return a coercer accepting exactly one of ``choices``."""
+
+    def coerce(value: Any) -> Any:
+        if isinstance(value, bool) or value not in choices:
+            raise ValueError(f"expected one of {', '.join(repr(c) for c in choices)}, got {value!r}")
+        return value
+
+    return coerce
+
+
+def int_option(lo: int, hi: int) -> Callable[[Any], int]:
+    """Return a coercer accepting an integer in ``[lo, hi]``."""
+
+    def coerce(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"expected an integer from {lo} to {hi}, got {value!r}")
+        return value
+
+    return coerce
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game.
+
+    Attributes:
+        scores: points per seat in the game's own unit (sets won by the seat's team in
+            Literature, books in Go Fish); higher is better.
+        outcome: per seat ``1.0`` for a win, ``0.5`` for a draw (a shared first place),
+            ``0.0`` for a loss.
+        detail: game-specific extra facts (team totals, void sets, ...).
+    """
+
+    scores: tuple[float, ...]
+    outcome: tuple[float, ...]
+    detail: dict = field(default_factory=dict)
+
+
+class State(ABC):
+    """A game in progress, as far as one party knows it.
+
+    A *complete* state knows every hand (a dealer, a tournament referee, a complete
+    record); a *view* knows one seat's hand and the public events (an agent, a player's
+    record). Both are advanced by :meth:`apply_event`; only a complete state can resolve
+    an action with :meth:`apply_action`.
+    """
+
+    game: "Game"
+    options: dict
+
+    @property
+    @abstractmethod
+    def num_seats(self) -> int:
+        """Number of seats (players)."""
+
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat whose turn (or pending decision) it is; ``None`` when the game is over."""
+
+    def actors(self) -> list[int]:
+        """Seats that may act now: the seat on turn first, then any seat allowed to act
+        out of turn (for example a claim under ``claim_any_time``). Empty when over."""
+        t = self.to_move()
+        return [] if t is None else [t]
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list:
+        """Every legal action for ``seat`` now (empty when it may not act)."""
+
+    @abstractmethod
+    def check_action(self, action) -> None:
+        """Raise :class:`~cardmind.errors.IllegalAction` naming the broken rule unless
+        ``action`` is legal now (checked against what this state knows)."""
+
+    @abstractmethod
+    def apply_action(self, action) -> list[Event]:
+        """Resolve and apply a legal action; return the complete-record events it made.
+
+        Raises:
+            IllegalAction: the action breaks a rule.
+            ValueError: the state does not know the hands the outcome depends on.
+        """
+
+    @abstractmethod
+    def apply_event(self, event: Event) -> None:
+        """Advance by one record event, checking it against the rules and what is known.
+
+        Raises:
+            IllegalAction: the event breaks a rule or contradicts a known hand.
+        """
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The outcome; only valid when :meth:`is_over`."""
+
+    @abstractmethod
+    def view(self, seat: int) -> "State":
+        """A copy that knows only what ``seat`` knows (its hand and public facts)."""
+
+    @abstractmethod
+    def redact(self, event: Event, seat: int) -> Event:
+        """``event`` as ``seat`` sees it (hidden parts replaced as records.md says)."""
+
+    @abstractmethod
+    def copy(self) -> "State":
+        """An independent copy."""
+
+
+class Game(ABC):
+    """A game: its options, its deal and its states. Stateless; one instance per game."""
+
+    #: name used in record headers (``"literature"``)
+    name: str = ""
+    #: human title
+    title: str = ""
+    #: the options this game accepts
+    option_specs: tuple[OptionSpec, ...] = ()
+    #: header keys beyond the common ones (records.md), with their kinds
+    header_schema: dict[str, str] = {}
+
+    def observer_header(self, header: Mapping[str, Any], seat: int) -> dict:
+        """The deal keys of ``seat``'s player record cut from a complete header."""
+        return {"observer": seat, "hand": list(header["hands"][seat])}
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> dict:
+        """Validate ``raw`` and fill in defaults.
+
+        Args:
+            raw: option names to values, as in a record header (``None`` for defaults).
+
+        Returns:
+            A new dict with every option of the game.
+
+        Raises:
+            OptionError: an unknown option name or an unaccepted value; the message
+                names the option, the value and what is accepted.
+        """
+        raw = dict(raw or {})
+        if not isinstance(raw, dict):
+            raise OptionError(f"{self.name} options must be an object")
+        known = {s.name: s for s in self.option_specs}
+        out = {}
+        for key in raw:
+            if key not in known:
+                raise OptionError(
+                    f"unknown {self.name} option {key!r} (known: {', '.join(sorted(known))})")
+        for spec in self.option_specs:
+            if spec.name in raw:
+                try:
+                    out[spec.name] = spec.coerce(raw[spec.name])
+                except ValueError as exc:
+                    raise OptionError(f"{self.name} option {spec.name!r}: {exc}") from None
+            else:
+                out[spec.name] = spec.default
+        self.check_options(out)
+        return out
+
+    def check_options(self, options: dict) -> None:
+        """Check combinations of options; raise :class:`OptionError` when one is impossible."""
+
+    @abstractmethod
+    def num_seats(self, options: dict) -> int:
+        """The number of seats for ``options``."""
+
+    @abstractmethod
+    def deal(self, options: dict, rng: np.random.Generator) -> dict:
+        """Shuffle and deal; return the hidden part of a complete record's header
+        (``{"hands": [...]}``, plus ``"stock"`` for games with a stock)."""
+
+    @abstractmethod
+    def new_state(self, options: dict, header: Mapping[str, Any]) -> State:
+        """A state at the start of play from a record header.
+
+        Args:
+            options: parsed options (see :meth:`parse_options`).
+            header: a complete header (``hands``) or a player's (``observer``, ``hand``).
+        Raises:
+            IllegalAction: dealt hands that do not match the deal (sizes, cards).
+        """
+
+    @abstractmethod
+    def event_schema(self) -> dict[str, dict[str, str]]:
+        """For each event type, its keys and their kinds (see :mod:`cardmind.records`)."""
+
+    @abstractmethod
+    def action_from_json(self, obj: Mapping[str, Any]) -> Any:
+        """Parse an action object (as :meth:`to_json` of an action writes it).
+
+        Raises:
+            ValueError: the object is not an action of this game.
+        """
+
+    def initial_state(self, options: Mapping[str, Any] | None, rng: np.random.Generator) -> tuple[State, dict]:
+        """Deal a new game: return ``(complete state, header dict)`` for ``options``."""
+        opts = self.parse_options(options)
+        hidden = self.deal(opts, rng)
+        header = {"format": "cardmind-record/1", "game": self.name, "options": opts, **hidden}
+        return self.new_state(opts, header), header
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry under ``game.name`` and return it."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    """The registered game called ``name``.
+
+    Raises:
+        OptionError: no game has that name (the message lists the known games).
+    """
+    _load_builtin_games()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise OptionError(f"unknown game {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+
+
+def game_names() -> list[str]:
+    """Names of every registered game."""
+    _load_builtin_games()
+    return sorted(_REGISTRY)
+
+
+def _load_builtin_games() -> None:
+    from .games import load_all  # noqa: PLC0415 - games register themselves on import
+
+    load_all()
+

@@ -1,0 +1,113 @@
+"""Literature (the team "ask" game): options, deal and states.
+
+Sources: ``shared/seeds/literature.txt``, ``shared/spec/rules.md`` (Literature section).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core import Game, register
+from ...errors import IllegalAction
+from . import notation
+from .notation import Ask, ChooseNext, Claim, Pass
+from .rules import OPTION_SPECS, deal_sizes, deck_cards, set_cards, set_names, set_of, team_of, team_seats
+from .state import LiteratureState
+
+
+class LiteratureGame(Game):
+    """Literature for 6 or 8 players (rules.md options: ``players``, ``deck``,
+    ``claim_any_time``, ``ask_own_card``, ``wrong_claim``, ``after_claim``)."""
+
+    name = "literature"
+    title = "Literature"
+    option_specs = OPTION_SPECS
+
+    def num_seats(self, options: dict) -> int:
+        """6 or 8, from the ``players`` option."""
+        return options["players"]
+
+    def deal(self, options: dict, rng: np.random.Generator) -> dict:
+        """Shuffle the deck with ``rng`` and deal all cards round-robin from seat 0.
+
+        Returns:
+            ``{"hands": [[card, ...] per seat]}`` (each hand sorted).
+        """
+        cards = list(deck_cards(options["deck"]))
+        order = rng.permutation(len(cards))
+        players = options["players"]
+        hands = [[] for _ in range(players)]
+        for i, k in enumerate(order):
+            hands[i % players].append(cards[k])
+        index = {c: i for i, c in enumerate(deck_cards(options["deck"]))}
+        return {"hands": [sorted(h, key=index.__getitem__) for h in hands]}
+
+    def new_state(self, options: dict, header: Mapping[str, Any]) -> LiteratureState:
+        """The state before the first event, checking the dealt hands against the deal.
+
+        Raises:
+            IllegalAction: (rule ``deal``) hands of the wrong number or size, cards not in the
+                deck or dealt twice, cards missing, or an observer hand that differs from ``hands``.
+        """
+        players, deck = options["players"], options["deck"]
+        sizes = deal_sizes(players, deck)
+        in_deck = set(deck_cards(deck))
+        hands = header.get("hands")
+        observer = header.get("observer")
+        hand = header.get("hand")
+
+        def check_hand(seat: int, h) -> None:
+            if len(h) != sizes[seat]:
+                raise IllegalAction("deal", f"seat {seat} was dealt {len(h)} cards; the deal gives "
+                                            f"{sizes[seat]} to seat {seat} with {players} players and "
+                                            f"{deck} cards")
+            for c in h:
+                if c not in in_deck:
+                    raise IllegalAction("deal", f"seat {seat} was dealt {c}, which is not in the {deck}-card deck")
+            dup = [c for c, k in Counter(h).items() if k > 1]
+            if dup:
+                raise IllegalAction("deal", f"seat {seat} was dealt {dup[0]} twice")
+
+        if observer is not None and not 0 <= observer < players:
+            raise IllegalAction("deal", f"observer {observer} is not a seat (0-{players - 1})")
+        if hands is not None:
+            if len(hands) != players:
+                raise IllegalAction("deal", f"{len(hands)} hands given for {players} players")
+            for s, h in enumerate(hands):
+                check_hand(s, h)
+            seen = Counter(c for h in hands for c in h)
+            twice = [c for c, k in seen.items() if k > 1]
+            if twice:
+                raise IllegalAction("deal", f"{twice[0]} was dealt to more than one seat")
+            missing = in_deck - set(seen)
+            if missing:
+                raise IllegalAction("deal", f"{len(missing)} cards of the deck were not dealt "
+                                            f"(for example {sorted(missing)[0]})")
+            if observer is not None and hand is not None and sorted(hand) != sorted(hands[observer]):
+                raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
+            return LiteratureState(self, options, [list(h) for h in hands], observer=None)
+        if observer is None or hand is None:
+            raise IllegalAction("deal", "a record needs 'hands', or 'observer' and 'hand'")
+        check_hand(observer, hand)
+        return LiteratureState(self, options, [hand if s == observer else None for s in range(players)],
+                               observer=observer)
+
+    def event_schema(self) -> dict[str, dict[str, str]]:
+        """Literature event keys and kinds (``records.md``)."""
+        return notation.EVENT_SCHEMA
+
+    def action_from_json(self, obj: Mapping[str, Any]):
+        """Parse an ``ask``/``claim``/``pass``/``next`` action object (see :mod:`.notation`)."""
+        return notation.action_from_json(obj)
+
+
+GAME = register(LiteratureGame())
+
+__all__ = [
+    "GAME", "LiteratureGame", "LiteratureState", "Ask", "Claim", "Pass", "ChooseNext",
+    "set_names", "set_cards", "set_of", "team_of", "team_seats", "deal_sizes", "deck_cards",
+]
