@@ -165,6 +165,16 @@ class State(ABC):
     def redact(self, event: Event, seat: int) -> Event:
         """``event`` as ``seat`` sees it (hidden parts replaced as records.md says)."""
 
+    def pending_notice(self) -> Event | None:
+        """Public facts of a decision under way that has no record event yet (in Literature:
+        a claim whose cards are shown, waiting for the choice of who plays next), or ``None``.
+        Game loops pass it to every agent with :meth:`apply_pending_notice`."""
+        return None
+
+    def apply_pending_notice(self, notice: Event) -> None:
+        """Take in a :meth:`pending_notice` from the referee's state."""
+        raise ValueError(f"unexpected notice {notice!r}")
+
     @abstractmethod
     def copy(self) -> "State":
         """An independent copy."""

@@ -6,28 +6,52 @@ rank) such that no constraint links two blocks; the only coupling between blocks
 **capacity** of each seat (how many hidden items it holds in all). Each block is
 summarised by its polynomial: for every *usage vector* ``d`` (how many of the block's items
 each seat gets) the number ``w(d)`` of assignments of the block's items with that usage
-that satisfy the block's own constraints. The number of consistent assignments is then
+that satisfy the block's own constraints. Items under no constraint at all form a
+**pool**, counted in closed form (``multinomial(r)`` ways to deal them into the capacity
+``r`` left). The number of consistent assignments is
 
-    N = sum over (d_1, ..., d_M) with d_1 + ... + d_M = capacities of  prod_m w_m(d_m)
+    N = sum over (d_1, ..., d_M) with d_1 + ... + d_M <= caps of
+        prod_m w_m(d_m) * multinomial(caps - d_1 - ... - d_M)
 
 computed by a dynamic programme over blocks whose state is the capacity used so far
-(``shared/spec/belief-notes.md``). Forward and backward passes give, for every block
-``m`` and usage ``d`` of it, the **context count** ``G_m(d)``: the number of ways the other
-blocks fill the rest of the capacity. Every exact query about one block (a card's holder,
-a whole assignment of a block) is then a sum of ``w'(d) * G_m(d)`` over the block's
-usages, divided by ``N``.
+(``shared/spec/belief-notes.md``). A forward pass gives ``F_m`` (the blocks before ``m``)
+and one backward sweep gives ``T_m`` (the blocks from ``m`` on, and the pool) and, for every
+block ``m`` and each usage ``e`` in its polynomial, the **context count**
 
-Everything is exact Python integer arithmetic. Usage vectors are packed into one integer
-(a bit field per seat with a guard bit) so that adding usages is one integer addition
-and an overflow of any seat's capacity is one ``&`` with the guard mask.
+    G_m(e) = sum_u F_m(u) * T_{m+1}(u + e),
+
+the number of ways everything else fills the capacity left by ``e``. For a group of pool
+items the caller wants to query (the cards of one untouched set), the context of a usage
+``e`` is ``sum_u F_M(u) * multinomial(caps - u - e)``. Every exact query about one block is
+then a sum of ``w'(e) * G(e)`` over its usages, divided by ``N``.
+
+Everything is exact integer arithmetic. Usage vectors are packed into one integer (a bit
+field per seat with a guard bit) so that adding usages is one integer addition and an
+overflow of any seat's capacity is one ``&`` with the guard mask. The compiled fast path
+(``_blockdp.c``, same algorithm with dense arrays and unsigned 128-bit integers) is used
+when installed and every count fits; this module's Python code is the reference.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from math import factorial
+from math import comb, prod
+
+import numpy as np
+
+try:  # the optional C fast path (built from _blockdp.c at install time)
+    from . import _blockdp
+except ImportError:  # pragma: no cover - exercised on machines without a compiler
+    _blockdp = None
+
+#: counts of the fast path are exact unsigned 128-bit integers: use it only below this
+FAST_LIMIT = 1 << 126
+#: largest dense state array (entries) the fast path allocates
+FAST_MAX_BOX = 1 << 24
+
+Usage = tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -50,9 +74,7 @@ class Packing:
     def for_caps(cls, caps: Sequence[int]) -> "Packing":
         """A packing for seats with capacities ``caps`` (non-negative integers)."""
         shifts, widths = [], []
-        pos = 0
-        guard = 0
-        origin = 0
+        pos = guard = origin = 0
         for c in caps:
             w = max(1, int(c).bit_length())
             shifts.append(pos)
@@ -69,124 +91,261 @@ class Packing:
             v |= u << s
         return v
 
-    def unpack(self, code: int) -> tuple[int, ...]:
+    def unpack(self, code: int) -> Usage:
         """The usage vector of a packed value that includes the origin bias."""
         code -= self.origin
         return tuple((code >> s) & ((1 << (w + 1)) - 1) for s, w in zip(self.shifts, self.widths))
-
-    @property
-    def full(self) -> int:
-        """The packed value (with bias) of a usage equal to every capacity."""
-        return self.origin + self.pack(self.caps)
-
-
-class BlockProduct:
-    """The exact product of block polynomials and a pool of free items under seat capacities.
-
-    Args:
-        caps: capacity of each seat (the number of hidden items it must receive).
-        blocks: for each block, ``{usage vector (tuple, one count per seat): w(usage)}``
-            with positive integer weights. Every usage of a block sums to the block's
-            number of items.
-        pool: the number of *free* items: items any seat may receive, under no other
-            constraint. They are counted in closed form (a multinomial) instead of being
-            enumerated: with ``r`` the capacity left for them, ``pool! / prod_i r_i!`` ways.
-
-    Attributes:
-        total: ``N``, the number of consistent assignments (an exact integer, maybe 0).
-    """
-
-    def __init__(self, caps: Sequence[int], blocks: Sequence[dict[tuple[int, ...], int]], pool: int = 0):
-        self.caps = tuple(caps)
-        self.pool = pool
-        self.pk = Packing.for_caps(self.caps)
-        pk = self.pk
-        self.blocks = [{pk.pack(d): w for d, w in b.items() if w and self.fits(d)} for b in blocks]
-        self._fact = [factorial(i) for i in range(max(self.caps, default=0) + pool + 8)]
-        self._K = 1
-        for c in self.caps:
-            self._K *= self._fact[c]
-        guard = pk.guard
-        # forward: fwd[m] = product of blocks[:m], keyed by packed usage (with origin bias)
-        fwd = [{pk.origin: 1}]
-        for b in self.blocks:
-            cur = fwd[-1]
-            nxt: dict[int, int] = defaultdict(int)
-            items = list(b.items())
-            for u, wu in cur.items():
-                for d, wd in items:
-                    v = u + d
-                    if v & guard:
-                        continue
-                    nxt[v] += wu * wd
-            fwd.append(dict(nxt))
-        self._fwd = fwd
-        self._bexp: list[dict[int, int]] = [dict() for _ in range(len(self.blocks) + 1)]
-        total = 0
-        for u, w in fwd[-1].items():
-            total += w * self._tail(len(self.blocks), u)
-        self.total = total * self._fact[pool] // self._K
-
-    def _tail(self, m: int, v: int) -> int:
-        """``K * sum over usages u of blocks[m:] of prod(w) / prod_i (cap_i - v_i - u_i)!``
-        (an integer, ``K = prod_i cap_i!``): the completions of packed usage ``v`` by the
-        later blocks, with the pool's ``1 / r!`` weights."""
-        memo = self._bexp[m]
-        x = memo.get(v)
-        if x is not None:
-            return x
-        if m == len(self.blocks):
-            x = self._K
-            fact = self._fact
-            for r in self._free(v):
-                x //= fact[r]
-        else:
-            x = 0
-            guard = self.pk.guard
-            for d, wd in self.blocks[m].items():
-                nv = v + d
-                if not nv & guard:
-                    x += wd * self._tail(m + 1, nv)
-        memo[v] = x
-        return x
 
     def fits(self, usage: Sequence[int]) -> bool:
         """Whether a usage vector is within every seat's capacity (only such usages may be
         packed and added: the guard bit catches a carry of one field, not more)."""
         return all(0 <= u <= c for u, c in zip(usage, self.caps))
 
-    def _free(self, v: int) -> tuple[int, ...]:
-        """Capacity left per seat at packed usage ``v``."""
-        return tuple(c - u for c, u in zip(self.caps, self.pk.unpack(v)))
 
-    def context(self, m: int, usages: Iterable[tuple[int, ...]], removed: int = 0) -> dict[tuple[int, ...], int]:
-        """Context counts of block ``m`` for its *full* usages.
+def multinomial(parts: Sequence[int]) -> int:
+    """``(sum parts)! / prod(part!)``: ways to deal distinct items into groups of these sizes."""
+    out, n = 1, 0
+    for r in parts:
+        n += r
+        out *= comb(n, r)
+    return out
 
-        Args:
-            m: the block whose own constraints are replaced by the caller's.
-            usages: usage vectors of everything the caller's query covers: block ``m``'s
-                items plus ``removed`` items taken out of the pool.
-            removed: how many pool items the usages include.
+
+def randbelow(rng: np.random.Generator, n: int) -> int:
+    """A uniform integer in ``[0, n)`` for any positive Python int ``n`` (exact: random bits
+    from ``rng``, rejecting values ``>= n``)."""
+    if n <= 0:
+        raise ValueError("randbelow needs a positive bound")
+    if n <= 1 << 62:
+        return int(rng.integers(n))
+    bits = n.bit_length()
+    nbytes = (bits + 7) // 8
+    while True:
+        x = int.from_bytes(rng.bytes(nbytes), "little") >> (8 * nbytes - bits)
+        if x < n:
+            return x
+
+
+def pick_weighted(rng: np.random.Generator, weights: Sequence[int]) -> int:
+    """Index ``i`` drawn with probability ``weights[i] / sum(weights)`` (exact integers)."""
+    x = randbelow(rng, sum(weights))
+    for i, w in enumerate(weights):
+        if x < w:
+            return i
+        x -= w
+    raise AssertionError("unreachable")
+
+
+def fast_path_available() -> bool:
+    """Whether the compiled fast path of :class:`BlockProduct` is installed."""
+    return _blockdp is not None
+
+
+class BlockProduct:
+    """The exact count of assignments of blocks and a pool under seat capacities, with
+    the context count of every usage of every block.
+
+    Args:
+        caps: capacity of each seat (how many hidden items it must receive).
+        blocks: for each block, ``{usage vector (one count per seat): w(usage)}`` with
+            positive integer weights; every usage of a block sums to the block's size.
+        pool_queries: groups of pool items to query, each given by the usage vectors to
+            evaluate (a usage covers the group's items only).
+        contexts: compute context counts (a backward sweep, about as costly as the count);
+            when false only :attr:`total` is set.
+        tables: keep the forward tables, needed by :meth:`sample_usages`.
+        engine: ``"auto"`` (the compiled fast path when installed and every count fits in
+            126 bits, else Python), ``"python"`` (the reference) or ``"c"``.
+
+    Attributes:
+        total: ``N``, the number of consistent assignments (an exact integer, maybe 0).
+        block_contexts: per block, ``{usage: G(usage)}`` for every usage of the block.
+        pool_contexts: per pool query, ``{usage: G(usage)}``.
+        engine: the engine used.
+
+    Raises:
+        ValueError: ``engine="c"`` when the fast path cannot take this problem.
+    """
+
+    def __init__(self, caps: Sequence[int], blocks: Sequence[dict[Usage, int]],
+                 pool_queries: Sequence[Sequence[Usage]] = (), contexts: bool = True, engine: str = "auto",
+                 tables: bool = False):
+        self.caps = tuple(caps)
+        self._tables = tables
+        self._fwd: list[dict[int, int]] | None = None
+        if engine not in ("auto", "c", "python"):
+            raise ValueError(f"unknown engine {engine!r}")
+        blocks = [{d: w for d, w in b.items() if w} for b in blocks]
+        k = len(self.caps)
+        fast_ok = (_blockdp is not None and k > 0 and sum(self.caps) <= 128
+                   and multinomial(self.caps) < FAST_LIMIT
+                   and all(w < (1 << 64) for b in blocks for w in b.values()))
+        if fast_ok:
+            # the seat with the largest capacity goes last: the dense state index leaves it
+            # out (its count is implied by the stage's total)
+            last = max(range(k), key=lambda i: self.caps[i])
+            order = [i for i in range(k) if i != last] + [last]
+            box = prod(self.caps[i] + 1 for i in order[:-1])
+            fast_ok = box <= FAST_MAX_BOX
+        if engine == "c" and not fast_ok:
+            raise ValueError("the compiled fast path cannot take this problem")
+        self.engine = "c" if engine in ("auto", "c") and fast_ok else "python"
+        if self.engine == "c":
+            total, bctx, pctx = self._solve_c(order, box, blocks, pool_queries, contexts)
+        else:
+            total, bctx, pctx = self._solve_py(blocks, pool_queries, contexts)
+        self.total = total
+        self.block_contexts = bctx
+        self.pool_contexts = pctx
+
+    def sample_usages(self, rng: np.random.Generator) -> tuple[list[Usage], Usage]:
+        """Draw the usages of every block and of the pool, exactly in proportion to the
+        number of consistent assignments that have them (needs ``tables=True``).
 
         Returns:
-            For each usage ``e``: the number of ways the other blocks and the rest of the
-            pool fill the remaining capacity, ``sum_u fwd_m(u) * tail_{m+1}(u + e)``
-            scaled by ``(pool - removed)! / K``. Usages with no completion map to 0.
+            ``(usages, pool_usage)``: one usage vector per block and the capacity left for
+            the pool, all in the caller's seat order.
+        Raises:
+            ValueError: the product was built without tables, or has no assignment.
         """
-        pk = self.pk
+        if self._fwd is None:
+            raise ValueError("build the BlockProduct with tables=True to sample")
+        if self.total == 0:
+            raise ValueError("no consistent assignment to sample")
+        pk = self._pk
+        last = self._fwd[-1]
+        codes = list(last)
+        weights = [last[u] * multinomial(tuple(c - x for c, x in zip(pk.caps, pk.unpack(u)))) for u in codes]
+        v = codes[pick_weighted(rng, weights)]
+        pool = tuple(c - x for c, x in zip(pk.caps, pk.unpack(v)))
+        out: list[Usage] = [()] * len(self._packed_blocks)
+        for m in range(len(self._packed_blocks) - 1, -1, -1):
+            front = self._fwd[m]
+            terms = self._packed_blocks[m]
+            ws = [w * front.get(v - code, 0) for code, _, w in terms]
+            t = pick_weighted(rng, ws)
+            code, d, _ = terms[t]
+            out[m] = d
+            v -= code
+        order = getattr(self, "_order", None)
+        if order is not None:  # the pool usage was computed in the fast path's seat order
+            restored = [0] * len(order)
+            for j, i in enumerate(order):
+                restored[i] = pool[j]
+            pool = tuple(restored)
+        return out, pool
+
+    # ------------------------------------------------------------------ reference
+    def _solve_py(self, blocks, queries, contexts):
+        caps = self.caps
+        pk = Packing.for_caps(caps)
         guard = pk.guard
-        front = list(self._fwd[m].items())
-        scale = self._fact[self.pool - removed]
-        out = {}
-        for e in usages:
-            if not self.fits(e):
-                out[e] = 0
-                continue
-            code = pk.pack(e)
-            acc = 0
-            for u, wu in front:
-                v = u + code
-                if not v & guard:
-                    acc += wu * self._tail(m + 1, v)
-            out[e] = acc * scale // self._K
-        return out
+        packed = [[(pk.pack(d), d, w) for d, w in b.items() if pk.fits(d)] for b in blocks]
+        if self._tables:
+            self._pk, self._packed_blocks = pk, packed
+        fwd = [{pk.origin: 1}]
+        for terms in packed:
+            nxt: dict[int, int] = defaultdict(int)
+            for u, fu in fwd[-1].items():
+                for code, _, w in terms:
+                    v = u + code
+                    if not v & guard:
+                        nxt[v] += fu * w
+            fwd.append(dict(nxt))
+
+        def free(v: int) -> Usage:
+            return tuple(c - x for c, x in zip(caps, pk.unpack(v)))
+
+        if self._tables:
+            self._fwd = fwd
+        tail = {u: multinomial(free(u)) for u in fwd[-1]}
+        total = sum(f * tail[u] for u, f in fwd[-1].items())
+        if not contexts:
+            return total, [], []
+        bctx: list[dict[Usage, int]] = [dict() for _ in blocks]
+        for m in range(len(blocks) - 1, -1, -1):
+            g = [0] * len(packed[m])
+            new_tail = {}
+            for u, fu in fwd[m].items():
+                s = 0
+                for t, (code, _, w) in enumerate(packed[m]):
+                    v = u + code
+                    if v & guard:
+                        continue
+                    x = tail.get(v, 0)
+                    s += w * x
+                    g[t] += fu * x
+                new_tail[u] = s
+            tail = new_tail
+            bctx[m] = {d: 0 for d in blocks[m]}
+            bctx[m].update({d: g[t] for t, (_, d, _) in enumerate(packed[m])})
+        pctx = []
+        for q in queries:
+            ctx = {}
+            for e in q:
+                acc = 0
+                if pk.fits(e):
+                    code = pk.pack(e)
+                    for u, fu in fwd[-1].items():
+                        v = u + code
+                        if not v & guard:
+                            acc += fu * multinomial(free(v))
+                ctx[e] = acc
+            pctx.append(ctx)
+        return total, bctx, pctx
+
+    # ------------------------------------------------------------------ fast path
+    def _solve_c(self, order, box, blocks, queries, contexts):
+        caps_o = np.array([self.caps[i] for i in order], dtype=np.int64)
+        pk = Packing.for_caps(tuple(int(c) for c in caps_o))
+        shifts = np.array(pk.shifts, dtype=np.int64)
+        strides = np.ones(len(order) - 1, dtype=np.int64)
+        for j in range(1, len(order) - 1):
+            strides[j] = strides[j - 1] * (caps_o[j - 1] + 1)
+        guard = np.uint64(pk.guard)
+
+        def encode(usages: list[Usage]) -> tuple[np.ndarray, np.ndarray]:
+            if not usages:
+                return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=bool)
+            u = np.array(usages, dtype=np.int64)[:, order]
+            ok = (u <= caps_o).all(axis=1) & (u >= 0).all(axis=1)
+            codes = (np.where(ok[:, None], u, 0) << shifts).sum(axis=1).astype(np.uint64)
+            return np.where(ok, codes, guard), ok
+
+        cblocks = []
+        usages = []
+        for b in blocks:
+            ds = list(b)
+            codes, ok = encode(ds)
+            u = np.array(ds, dtype=np.int64)[:, order] if ds else np.zeros((0, len(order)), dtype=np.int64)
+            keep = np.flatnonzero(ok)
+            offs = (u[keep, :-1] * strides).sum(axis=1).astype(np.uint64) if len(order) > 1 \
+                else np.zeros(len(keep), dtype=np.uint64)
+            w = np.array([b[ds[i]] for i in keep], dtype=np.uint64)
+            usages.append((ds, keep))
+            cblocks.append((codes[keep].tobytes(), offs.tobytes(), w.tobytes()))
+        cq = [encode(list(q))[0].tobytes() for q in queries]
+        out = _blockdp.solve(tuple(int(c) for c in caps_o), pk.shifts, pk.widths, pk.guard,
+                             pk.origin, box, cblocks, cq, 1 if contexts else 0, 1 if self._tables else 0)
+        total, bans, qans = out[:3]
+        if self._tables:
+            self._fwd = [dict(zip(codes, vals)) for codes, vals in out[3]]
+            self._pk = pk
+            self._order = order
+            self._packed_blocks = []
+            for b, (ds, keep) in zip(blocks, usages):
+                terms = []
+                for i in keep.tolist():
+                    d = ds[i]
+                    terms.append((pk.pack([d[j] for j in order]), d, b[d]))
+                self._packed_blocks.append(terms)
+        if not contexts:
+            return total, [], []
+        bctx = []
+        for (ds, keep), ans in zip(usages, bans):
+            ctx = dict.fromkeys(ds, 0)
+            for i, g in zip(keep.tolist(), ans):
+                ctx[ds[i]] = g
+            bctx.append(ctx)
+        pctx = [dict(zip(q, ans)) for q, ans in zip(queries, qans)]
+        return total, bctx, pctx

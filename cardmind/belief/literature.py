@@ -24,14 +24,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
 from math import factorial
 from typing import Any
 
 from ..errors import Contradiction, IllegalAction
 from ..games.literature import GAME as LITERATURE
 from ..games.literature.rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
-from .blocks import BlockProduct
+import numpy as np
+
+from .blocks import BlockProduct, pick_weighted
 
 
 # ----------------------------------------------------------------------------- facts
@@ -66,11 +67,6 @@ class SetModel:
     allowed: dict[str, frozenset[int]]
     clauses: tuple[tuple[int, frozenset[str]], ...]
 
-    def signature(self, seats: tuple[int, ...]) -> tuple:
-        """A hashable key of everything the set's polynomial depends on."""
-        return (seats, tuple((c, tuple(sorted(self.allowed[c]))) for c in self.unknown),
-                tuple(sorted((s, tuple(sorted(u))) for s, u in self.clauses)))
-
 
 @lru_cache(maxsize=None)
 def _compositions(m: int, k: int) -> tuple[tuple[tuple[int, ...], int], ...]:
@@ -99,11 +95,12 @@ def _compositions(m: int, k: int) -> tuple[tuple[tuple[int, ...], int], ...]:
 class SetPolynomial:
     """The polynomial of one set: for each usage vector (cards per active seat), the number
     of ways ``w`` to deal the set's unknown cards with that usage and its clauses met, and
-    ``acc[(class, seat)]``: the sum over those ways of the number of cards of the class at
-    the seat (for card marginals).
+    ``acc[usage][(class, seat index)]``: the sum over those ways of the number of cards of
+    the class at the seat (for card marginals).
 
     Attributes:
         classes: groups of interchangeable cards (same allowed seats and clauses).
+        class_seats: per class, the indices (into the active seats) it may go to.
         weights: ``{usage: w}``.
         acc: ``{usage: {(class index, seat index): count}}``.
     """
@@ -112,31 +109,48 @@ class SetPolynomial:
     class_seats: list[tuple[int, ...]]
     weights: dict[tuple[int, ...], int]
     acc: dict[tuple[int, ...], dict[tuple[int, int], int]]
+    key: tuple = ()
+
+    def usages_within(self, seat_indices: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The usages that put cards only at the given seat indices (cached by shape)."""
+        return _usages_within(self.key, seat_indices)
+
+
+@lru_cache(maxsize=8192)
+def _usages_within(key: tuple, seat_indices: tuple[int, ...]) -> list[tuple[int, ...]]:
+    ok = set(seat_indices)
+    weights, _ = _class_polynomial(*key)
+    return [u for u in weights if all(x == 0 or k in ok for k, x in enumerate(u))]
 
 
 def set_polynomial(model: SetModel, seats: tuple[int, ...]) -> SetPolynomial:
-    """Compute the :class:`SetPolynomial` of ``model`` over the active ``seats``."""
+    """Compute the :class:`SetPolynomial` of ``model`` over the active ``seats``.
+
+    Cards with the same allowed seats and the same clause memberships are one class; the
+    computation depends only on the classes' sizes and shapes, so it is cached by them.
+    """
     index = {s: i for i, s in enumerate(seats)}
-    k = len(seats)
     clauses = list(model.clauses)
     groups: dict[tuple, list[str]] = defaultdict(list)
     for c in model.unknown:
         member = tuple(c in u for _, u in clauses)
         groups[(tuple(sorted(index[s] for s in model.allowed[c])), member)].append(c)
-    classes = []
-    class_seats = []
-    members = []
-    for (allowed_idx, member), cards in groups.items():
-        classes.append(tuple(cards))
-        class_seats.append(allowed_idx)
-        members.append(member)
-    clause_seat = [index.get(s, -1) for s, _ in clauses]
-    full_mask = (1 << len(clauses)) - 1
-    # state: (usage, mask) -> [weight, acc dict]
+    keys = sorted(groups, key=lambda g: (g, len(groups[g])))
+    shape = tuple((len(groups[g]), g[0], g[1]) for g in keys)
+    clause_seats = tuple(index.get(s, -1) for s, _ in clauses)
+    key = (len(seats), shape, clause_seats)
+    weights, acc = _class_polynomial(*key)
+    return SetPolynomial([tuple(groups[g]) for g in keys], [g[0] for g in keys], weights, acc, key)
+
+
+@lru_cache(maxsize=4096)
+def _class_polynomial(k: int, shape: tuple, clause_seats: tuple[int, ...]):
+    """Weights and accumulators of a set given abstractly: ``shape`` lists the classes as
+    ``(size, allowed seat indices, clause membership flags)``; ``clause_seats`` the seat
+    index of each clause (``-1`` for a seat without capacity: never satisfied)."""
+    full_mask = (1 << len(clause_seats)) - 1
     states: dict[tuple[tuple[int, ...], int], list] = {((0,) * k, 0): [1, {}]}
-    for j, cards in enumerate(classes):
-        m = len(cards)
-        allowed_idx = class_seats[j]
+    for j, (m, allowed_idx, member) in enumerate(shape):
         comps = _compositions(m, len(allowed_idx))
         nxt: dict[tuple[tuple[int, ...], int], list] = {}
         for (usage, mask), (w, acc) in states.items():
@@ -146,8 +160,8 @@ def set_polynomial(model: SetModel, seats: tuple[int, ...]) -> SetPolynomial:
                 for p, si in zip(parts, allowed_idx):
                     if p:
                         u[si] += p
-                        for q, cs in enumerate(clause_seat):
-                            if cs == si and members[j][q]:
+                        for q, cs in enumerate(clause_seats):
+                            if cs == si and member[q]:
                                 new_mask |= 1 << q
                 key = (tuple(u), new_mask)
                 wm = w * mult
@@ -171,7 +185,7 @@ def set_polynomial(model: SetModel, seats: tuple[int, ...]) -> SetPolynomial:
         tgt = accs.setdefault(usage, {})
         for kk, v in acc.items():
             tgt[kk] = tgt.get(kk, 0) + v
-    return SetPolynomial(classes, class_seats, weights, accs)
+    return weights, accs
 
 
 # ----------------------------------------------------------------------------- the tracker
@@ -192,7 +206,8 @@ class LiteratureBelief:
         Contradiction: (from the queries) no deal is consistent with the events.
     """
 
-    def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str]):
+    def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto"):
+        self.engine = engine
         self.options = LITERATURE.parse_options(options)
         self.players = self.options["players"]
         self.deck = self.options["deck"]
@@ -207,7 +222,6 @@ class LiteratureBelief:
         # claimed card -> (t, holder at t)
         self.shown: dict[str, tuple[int, int]] = {}
         self._solved: _Solution | None = None
-        self._poly_cache: dict[tuple, SetPolynomial] = {}
 
     @classmethod
     def from_record(cls, record, seat: int | None = None, upto_event: int | None = None) -> "LiteratureBelief":
@@ -443,6 +457,32 @@ class LiteratureBelief:
                         out[c] = s
         return out
 
+    def cpsat_model(self):
+        """The same constraints as an OR-Tools CP-SAT model
+        (:class:`~cardmind.belief.cpsat.AssignmentModel` over the unknown cards)."""
+        from .cpsat import AssignmentModel  # noqa: PLC0415 - OR-Tools loads slowly; only when asked
+
+        cons = self.constraints()
+        return AssignmentModel(cons.unknown, cons.allowed, {s: cons.caps[s] for s in cons.seats},
+                               [(s, u) for s, u, _, _ in cons.clauses])
+
+    def sample_deal(self, rng: np.random.Generator) -> dict[str, int]:
+        """Draw one consistent deal exactly uniformly: ``{card: seat}`` for every card whose
+        dealt holder the observer does not know (the count tables drive every choice, so
+        each consistent deal has probability ``1 / consistent_deals``)."""
+        return self._solve().sample(rng)
+
+    def sample_hands(self, rng: np.random.Generator) -> list[set[str]]:
+        """The current hands of every seat in one uniformly drawn consistent deal (cards
+        whose holder is known are where they are known to be)."""
+        deal = self.sample_deal(rng)
+        hands: list[set[str]] = [set() for _ in range(self.players)]
+        for c, s in self.state.holder.items():
+            hands[s].add(c)
+        for c, s in deal.items():
+            hands[s].add(c)
+        return hands
+
     def current_holders(self) -> dict[str, int]:
         """Cards in play whose current holder the observer knows from the events: ``{card: seat}``."""
         return dict(self.state.holder)
@@ -499,66 +539,96 @@ class _Constraints:
 class _Solution:
     """The counted posterior for one set of constraints.
 
-    Cards allowed at every active seat and named by no clause are *free*: they form one
-    pool counted in closed form. The block product runs over the other (*special*) cards
-    of each set; a query about a set uses the set's full polynomial (special and free
-    cards) against the context of everything else.
+    A set whose unknown cards are all *free* (allowed at every active seat, named by no
+    clause) is left in the pool, counted in closed form; every other set is a block of the
+    block product. A query about a set sums its polynomial's weights against context
+    counts. Pool cards are exchangeable, so one-card usages give all their marginals; pool
+    sets get contexts for the usages a query needs (team-supported ones for claims).
     """
 
     def __init__(self, belief: LiteratureBelief, cons: _Constraints):
         self.belief = belief
         self.cons = cons
         self.seats = cons.seats
+        self.pos = {s: k for k, s in enumerate(self.seats)}
         self.models = cons.set_models()
-        all_seats = frozenset(self.seats)
-        self.special = []
-        self.free_counts = []
-        for m in self.models:
-            in_clause = set().union(*(u for _, u in m.clauses)) if m.clauses else set()
-            spec = tuple(c for c in m.unknown if c in in_clause or m.allowed[c] != all_seats)
-            self.special.append(SetModel(m.name, spec, {c: m.allowed[c] for c in spec}, m.clauses))
-            self.free_counts.append(len(m.unknown) - len(spec))
-        caps = [cons.caps[s] for s in self.seats]
-        if sum(caps) != len(cons.unknown):
-            raise Contradiction("the hand sizes do not add up to the unknown cards")
-        self.product = BlockProduct(caps, [self._poly(m).weights for m in self.special],
-                                    pool=sum(self.free_counts))
-        self.total = self.product.total
-        if self.total == 0:
-            raise Contradiction("no deal is consistent with the events")
         self.index = {m.name: i for i, m in enumerate(self.models)}
-        self._contexts: dict[int, dict[tuple[int, ...], int]] = {}
-        self._full: dict[int, SetPolynomial] = {}
+        self.polys = [set_polynomial(m, self.seats) for m in self.models]
+        all_seats = frozenset(self.seats)
+        self.touched = [bool(m.clauses) or any(m.allowed[c] != all_seats for c in m.unknown)
+                        for m in self.models]
+        self._caps = [cons.caps[s] for s in self.seats]
+        if sum(self._caps) != len(cons.unknown):
+            raise Contradiction("the hand sizes do not add up to the unknown cards")
+        self._total: int | None = None
+        self._block_ctx: dict[int, dict[tuple[int, ...], int]] | None = None
+        self._pool_ctx: dict[tuple[int, ...], int] = {}
 
-    def _poly(self, model: SetModel) -> SetPolynomial:
-        key = model.signature(self.seats)
-        cache = self.belief._poly_cache
-        poly = cache.get(key)
-        if poly is None:
-            poly = cache[key] = set_polynomial(model, self.seats)
-        return poly
+    # ------------------------------------------------------------------ counting
+    def _team_usages(self, i: int, team: int) -> list[tuple[int, ...]]:
+        return self.polys[i].usages_within(tuple(k for k, s in enumerate(self.seats) if team_of(s) == team))
 
-    def full_poly(self, i: int) -> SetPolynomial:
-        poly = self._full.get(i)
-        if poly is None:
-            poly = self._full[i] = self._poly(self.models[i])
-        return poly
+    def _compute(self, contexts: bool, extra: Iterable[tuple[int, ...]] = ()) -> None:
+        blocks = sorted((i for i in range(len(self.models)) if self.touched[i]),
+                        key=lambda i: len(self.polys[i].weights))
+        queries: list[tuple[int, ...]] = []
+        if contexts:
+            k = len(self.seats)
+            want = {tuple(1 if j == s else 0 for j in range(k)) for s in range(k)}
+            team = team_of(self.belief.observer)
+            for i in range(len(self.models)):
+                if not self.touched[i]:
+                    want.update(self._team_usages(i, team))
+            want.update(extra)
+            queries = sorted(want - set(self._pool_ctx))
+        bp = BlockProduct(self._caps, [self.polys[i].weights for i in blocks],
+                          [queries] if queries else [], contexts=contexts, engine=self.belief.engine)
+        self._total = bp.total
+        if self._total == 0:
+            raise Contradiction("no deal is consistent with the events")
+        if contexts:
+            self._block_ctx = dict(zip(blocks, bp.block_contexts))
+            if queries:
+                self._pool_ctx.update(bp.pool_contexts[0])
 
-    def context(self, i: int) -> dict[tuple[int, ...], int]:
-        ctx = self._contexts.get(i)
-        if ctx is None:
-            ctx = self._contexts[i] = self.product.context(i, self.full_poly(i).weights.keys(),
-                                                           removed=self.free_counts[i])
-        return ctx
+    @property
+    def total(self) -> int:
+        if self._total is None:
+            self._compute(contexts=False)
+        return self._total
 
+    def _ensure(self) -> None:
+        if self._block_ctx is None:
+            self._compute(contexts=True)
+
+    def context_of(self, i: int, usages: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], int]:
+        """Context counts of set ``i`` for ``usages`` (pool sets: computed on demand)."""
+        self._ensure()
+        if self.touched[i]:
+            ctx = self._block_ctx[i]
+            return {u: ctx.get(u, 0) for u in usages}
+        usages = list(usages)
+        missing = [u for u in usages if u not in self._pool_ctx]
+        if missing:
+            self._compute(contexts=True, extra=missing)
+        return {u: self._pool_ctx[u] for u in usages}
+
+    # ------------------------------------------------------------------ queries
     def marginals(self, exact: bool = False) -> dict[str, dict[int, Any]]:
+        self._ensure()
         b = self.belief
-        out: dict[str, dict[int, Any]] = {}
-        holders = b.state.holder
-        num: dict[str, dict[int, int]] = {}
-        for i in range(len(self.models)):
-            poly = self.full_poly(i)
-            ctx = self.context(i)
+        total = self.total
+        k = len(self.seats)
+        num: dict[str, dict[int, tuple[int, int]]] = {}
+        pool_marg = {self.seats[s]: self._pool_ctx[tuple(1 if j == s else 0 for j in range(k))]
+                     for s in range(k)}
+        for i, m in enumerate(self.models):
+            if not self.touched[i]:
+                for c in m.unknown:
+                    num[c] = {s: (v, 1) for s, v in pool_marg.items() if v}
+                continue
+            poly = self.polys[i]
+            ctx = self._block_ctx[i]
             for j, cards in enumerate(poly.classes):
                 sums: dict[int, int] = defaultdict(int)
                 for usage, acc in poly.acc.items():
@@ -569,41 +639,38 @@ class _Solution:
                         v = acc.get((j, si), 0)
                         if v:
                             sums[si] += v * g
+                # each card of the class carries 1/len(cards) of the class's count
+                entry = {self.seats[si]: (v, len(cards)) for si, v in sums.items()}
                 for c in cards:
-                    num[c] = {self.seats[si]: v for si, v in sums.items()}
-                    # each card of the class carries 1/len(cards) of the class's count
-                    num[c] = {s: (v, len(cards)) for s, v in num[c].items()}
+                    num[c] = entry
+        out: dict[str, dict[int, Any]] = {}
+        holders = b.state.holder
         for c in b.state.cards_in_play():
             if c in holders:
                 out[c] = {holders[c]: Fraction(1) if exact else 1.0}
+            elif exact:
+                out[c] = {s: Fraction(v, d * total) for s, (v, d) in sorted(num[c].items())}
             else:
-                d = num.get(c, {})
-                if exact:
-                    out[c] = {s: Fraction(v, k * self.total) for s, (v, k) in sorted(d.items())}
-                else:
-                    out[c] = {s: v / (k * self.total) for s, (v, k) in sorted(d.items())}
+                out[c] = {s: v / (d * total) for s, (v, d) in sorted(num[c].items())}
         return out
 
     def _usage(self, set_name: str, assignment: Mapping[str, int]) -> tuple[int, ...] | None:
         """Usage vector of the unknown cards of ``set_name`` under ``assignment``, or ``None``
         if the assignment breaks a known holder, an allowed seat or a clause."""
-        b = self.belief
-        i = self.index[set_name]
-        m = self.models[i]
+        m = self.models[self.index[set_name]]
         for c in set_cards(set_name):
             if c not in assignment:
                 raise KeyError(f"the assignment misses {c}")
-        holders = b.state.holder
+        holders = self.belief.state.holder
         for c in set_cards(set_name):
             if c in holders and holders[c] != assignment[c]:
                 return None
         usage = [0] * len(self.seats)
-        pos = {s: k for k, s in enumerate(self.seats)}
         for c in m.unknown:
             s = assignment[c]
             if s not in m.allowed[c]:
                 return None
-            usage[pos[s]] += 1
+            usage[self.pos[s]] += 1
         for s, cards in m.clauses:
             if not any(assignment[c] == s for c in cards):
                 return None
@@ -613,54 +680,132 @@ class _Solution:
         usage = self._usage(set_name, assignment)
         if usage is None:
             return 0
-        return self.context(self.index[set_name]).get(usage, 0)
+        return self.context_of(self.index[set_name], [usage])[usage]
+
+    def _team_feasible(self, set_name: str, team: int) -> bool:
+        holders = self.belief.state.holder
+        return all(team_of(holders[c]) == team for c in set_cards(set_name) if c in holders)
 
     def team_count(self, set_name: str, team: int) -> int:
-        b = self.belief
+        if not self._team_feasible(set_name, team):
+            return 0
         i = self.index[set_name]
-        holders = b.state.holder
-        for c in set_cards(set_name):
-            if c in holders and team_of(holders[c]) != team:
-                return 0
-        ok = [k for k, s in enumerate(self.seats) if team_of(s) == team]
-        okset = set(ok)
-        ctx = self.context(i)
-        total = 0
-        for usage, w in self.full_poly(i).weights.items():
-            if all(u == 0 or k in okset for k, u in enumerate(usage)):
-                total += w * ctx.get(usage, 0)
-        return total
+        usages = self._team_usages(i, team)
+        ctx = self.context_of(i, usages)
+        w = self.polys[i].weights
+        return sum(w[u] * ctx[u] for u in usages)
 
     def best_assignment(self, set_name: str, team: int):
-        b = self.belief
+        """The most probable assignment to ``team``: every valid assignment with usage ``e``
+        has probability ``G(e) / N``, so the best usage is found first and ``ties`` is the sum
+        of the weights (numbers of valid assignments) of the usages sharing the best ``G``."""
+        if not self._team_feasible(set_name, team):
+            return None
         i = self.index[set_name]
-        m = self.models[i]
-        holders = b.state.holder
-        fixed = {}
-        for c in set_cards(set_name):
-            if c in holders:
-                if team_of(holders[c]) != team:
-                    return None
-                fixed[c] = holders[c]
-        choices = [sorted(s for s in m.allowed[c] if team_of(s) == team) for c in m.unknown]
-        best = 0
-        best_a = None
-        ties = 0
-        ctx = self.context(i)
-        pos = {s: k for k, s in enumerate(self.seats)}
-        for combo in product(*choices):
-            a = dict(zip(m.unknown, combo))
-            if any(not any(a.get(c) == s for c in cards) for s, cards in m.clauses):
-                continue
-            usage = [0] * len(self.seats)
-            for s in combo:
-                usage[pos[s]] += 1
-            g = ctx.get(tuple(usage), 0)
-            if g > best:
-                best, best_a, ties = g, a, 1
-            elif g == best and g > 0:
-                ties += 1
+        usages = self._team_usages(i, team)
+        ctx = self.context_of(i, usages)
+        w = self.polys[i].weights
+        best = max((ctx[u] for u in usages), default=0)
         if best == 0:
             return None
-        full = {c: (fixed[c] if c in fixed else best_a[c]) for c in set_cards(set_name)}
+        ties = sum(w[u] for u in usages if ctx[u] == best)
+        target = min(u for u in usages if ctx[u] == best)
+        m = self.models[i]
+        a = self._assignment_with_usage(m, target)
+        holders = self.belief.state.holder
+        full = {c: (holders[c] if c in holders else a[c]) for c in set_cards(set_name)}
         return full, best / self.total, ties
+
+    def _assignment_with_usage(self, m: SetModel, usage: tuple[int, ...]) -> dict[str, int]:
+        """A valid assignment of ``m``'s unknown cards with the given usage (backtracking)."""
+        left = list(usage)
+        a: dict[str, int] = {}
+        cards = list(m.unknown)
+
+        def ok() -> bool:
+            return all(any(a.get(c) == s for c in u) for s, u in m.clauses)
+
+        def rec(j: int) -> bool:
+            if j == len(cards):
+                return ok()
+            c = cards[j]
+            for s in sorted(m.allowed[c]):
+                p = self.pos[s]
+                if left[p]:
+                    left[p] -= 1
+                    a[c] = s
+                    if rec(j + 1):
+                        return True
+                    left[p] += 1
+                    del a[c]
+            return False
+
+        if not rec(0):
+            raise AssertionError("no assignment has a usage the polynomial lists")
+        return a
+
+    # ------------------------------------------------------------------ sampling
+    def sampler(self) -> BlockProduct:
+        if getattr(self, "_sampler", None) is None:
+            blocks = [i for i in range(len(self.models)) if self.touched[i]]
+            self._sampler_blocks = blocks
+            self._sampler = BlockProduct(self._caps, [self.polys[i].weights for i in blocks], [],
+                                         contexts=False, engine=self.belief.engine, tables=True)
+        return self._sampler
+
+    def sample(self, rng: np.random.Generator) -> dict[str, int]:
+        """One consistent deal of the unknown cards, uniformly: ``{card: dealt seat}``."""
+        bp = self.sampler()
+        usages, pool = bp.sample_usages(rng)
+        out: dict[str, int] = {}
+        for i, usage in zip(self._sampler_blocks, usages):
+            out.update(self._sample_set(self.models[i], usage, rng))
+        pool_cards = [c for i, m in enumerate(self.models) if not self.touched[i] for c in m.unknown]
+        order = rng.permutation(len(pool_cards))
+        pos = 0
+        for k, r in enumerate(pool):
+            for j in order[pos:pos + r]:
+                out[pool_cards[j]] = self.seats[k]
+            pos += r
+        return out
+
+    def _sample_set(self, m: SetModel, usage: tuple[int, ...], rng: np.random.Generator) -> dict[str, int]:
+        """A uniformly random valid assignment of ``m``'s unknown cards with ``usage``."""
+        cards = list(m.unknown)
+        clauses = list(m.clauses)
+        memo: dict[tuple, int] = {}
+
+        def count(j: int, left: tuple[int, ...], sat: int) -> int:
+            if j == len(cards):
+                return 1 if sat == (1 << len(clauses)) - 1 else 0
+            key = (j, left, sat)
+            if key in memo:
+                return memo[key]
+            total = 0
+            for s in m.allowed[cards[j]]:
+                p = self.pos[s]
+                if left[p]:
+                    total += count(j + 1, left[:p] + (left[p] - 1,) + left[p + 1:], _sat(sat, s, cards[j]))
+            memo[key] = total
+            return total
+
+        def _sat(sat: int, s: int, c: str) -> int:
+            for q, (qs, u) in enumerate(clauses):
+                if qs == s and c in u:
+                    sat |= 1 << q
+            return sat
+
+        out = {}
+        left, sat = tuple(usage), 0
+        for j, c in enumerate(cards):
+            options = []
+            for s in sorted(m.allowed[c]):
+                p = self.pos[s]
+                if left[p]:
+                    nl = left[:p] + (left[p] - 1,) + left[p + 1:]
+                    ns = _sat(sat, s, c)
+                    options.append((s, nl, ns, count(j + 1, nl, ns)))
+            t = pick_weighted(rng, [o[3] for o in options])
+            s, left, sat, _ = options[t]
+            out[c] = s
+        return out

@@ -332,6 +332,21 @@ class LiteratureState(State):
                 return cands
         return []
 
+    def pending_notice(self) -> Event | None:
+        """The claim waiting for the choice of who plays next (its cards are public), or ``None``."""
+        return None if self.pending is None else dict(self.pending)
+
+    def apply_pending_notice(self, notice: Event) -> None:
+        """Record the referee's pending claim so this view knows who must choose next.
+
+        Raises:
+            IllegalAction: the notice is not a claim that this state could accept.
+        """
+        if notice.get("type") != "claim" or "next" in notice:
+            raise IllegalAction("notice", f"not a pending claim: {notice!r}")
+        self._check_claim_common(notice["claimer"], notice["set"], notice["assignment"])
+        self.pending = dict(notice)
+
     def pending_chooser(self) -> int:
         """The seat that chooses who plays next for the pending claim: the claimer if its team
         picks, else the first seat of the picking team clockwise from the claimer."""
@@ -407,6 +422,12 @@ class LiteratureState(State):
 
     def _apply_claim(self, event: Event) -> None:
         claimer, name = event["claimer"], event["set"]
+        if self.pending is not None:
+            p = self.pending
+            if (p["claimer"], p["set"], p["assignment"]) != (claimer, name, event["assignment"]):
+                raise IllegalAction("pending-next", f"seat {self.pending_chooser()} must first choose who "
+                                                    f"plays next after the claim of {p['set']}")
+            self.pending = None
         cards = self._check_claim_common(claimer, name, event["assignment"])
         actual = event["actual"]
         if set(actual) != set(cards):

@@ -1,0 +1,140 @@
+"""The one agent interface every cardmind player implements, for every game.
+
+An agent is built for a game, a seat, the options and its dealt hand (and optional
+settings). It sees only its own view: its hand, then every event as *its seat* sees it
+(:meth:`observe`). When its seat must act, :meth:`act` returns a legal action; where the
+rules let a seat act out of turn (claims under ``claim_any_time`` in Literature), the game
+loop offers it the chance after every event through :meth:`react`, which returns an
+action or ``None``. Randomness comes only from the :class:`numpy.random.Generator`
+passed in.
+
+Writing your own agent::
+
+    from cardmind.agents import Agent, register_agent
+
+    class FirstAsk(Agent):
+        '''Always makes the first legal action (asks before claims).'''
+        name = "first"
+
+        def act(self, rng):
+            return self.state.legal_actions(self.seat, claims=False)[0]
+
+    register_agent(FirstAsk)        # now `--agents first,random` works in tournaments
+
+Agents are named in tournaments by registry name or as ``package.module:Class``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..core import Event, Game, State
+
+
+class Agent:
+    """Base class: keeps the seat's view state up to date.
+
+    Args:
+        game: the game being played.
+        seat: this agent's seat (0-based).
+        options: the game's parsed options.
+        header: the seat's view of the deal: ``{"observer": seat, "hand": [...]}`` (plus any
+            game-specific keys a player's record header carries).
+        settings: agent-specific settings (documented per agent); unknown keys raise
+            ``ValueError``.
+
+    Attributes:
+        state: the seat's view (:class:`~cardmind.core.State` built from ``header``),
+            advanced by :meth:`observe`.
+    """
+
+    #: registry name
+    name: ClassVar[str] = "agent"
+    #: games this agent can play (empty = every game)
+    games: ClassVar[tuple[str, ...]] = ()
+    #: settings accepted, with defaults
+    default_settings: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, game: Game, seat: int, options: Mapping[str, Any], header: Mapping[str, Any],
+                 settings: Mapping[str, Any] | None = None):
+        self.game = game
+        self.seat = seat
+        self.options = dict(options)
+        self.header = dict(header)
+        settings = dict(settings or {})
+        unknown = set(settings) - set(self.default_settings)
+        if unknown:
+            raise ValueError(f"agent {self.name!r} has no setting {sorted(unknown)[0]!r} "
+                             f"(settings: {', '.join(self.default_settings) or 'none'})")
+        self.settings = {**self.default_settings, **settings}
+        self.state: State = game.new_state(self.options, self.header)
+
+    def observe(self, event: Event) -> None:
+        """Take in one event as this seat sees it (the base class advances :attr:`state`)."""
+        self.state.apply_event(event)
+
+    def notice(self, info: Event) -> None:
+        """Take in public facts of a decision under way (see ``State.pending_notice``)."""
+        self.state.apply_pending_notice(info)
+
+    def act(self, rng: np.random.Generator):
+        """Return a legal action for this seat, which is to move now."""
+        raise NotImplementedError
+
+    def react(self, rng: np.random.Generator):
+        """Return an out-of-turn action (for example a claim), or ``None`` to let play go on.
+        Called after every event when the rules let this seat act now though not on turn."""
+        return None
+
+
+_AGENTS: dict[str, type[Agent]] = {}
+
+
+def register_agent(cls: type[Agent]) -> type[Agent]:
+    """Register an agent class under ``cls.name`` (usable as a class decorator)."""
+    _AGENTS[cls.name] = cls
+    return cls
+
+
+def agent_names() -> list[str]:
+    """Names of the registered agents."""
+    _load_builtin()
+    return sorted(_AGENTS)
+
+
+def resolve_agent(spec: str, game: Game | None = None) -> type[Agent]:
+    """The agent class named ``spec``: a registry name, or ``package.module:Class``.
+
+    Raises:
+        ValueError: unknown name, unimportable module, not an :class:`Agent`, or an agent
+            that does not play ``game``.
+    """
+    _load_builtin()
+    if ":" in spec:
+        import importlib  # noqa: PLC0415
+
+        mod_name, _, cls_name = spec.partition(":")
+        try:
+            mod = importlib.import_module(mod_name)
+        except ImportError as exc:
+            raise ValueError(f"cannot import agent module {mod_name!r}: {exc}") from None
+        cls = getattr(mod, cls_name, None)
+        if cls is None:
+            raise ValueError(f"module {mod_name!r} has no {cls_name!r}")
+    else:
+        cls = _AGENTS.get(spec)
+        if cls is None:
+            raise ValueError(f"unknown agent {spec!r} (known: {', '.join(sorted(_AGENTS))}, "
+                             f"or package.module:Class)")
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        raise ValueError(f"{spec!r} is not a cardmind Agent subclass")
+    if game is not None and cls.games and game.name not in cls.games:
+        raise ValueError(f"agent {spec!r} does not play {game.name} (it plays {', '.join(cls.games)})")
+    return cls
+
+
+def _load_builtin() -> None:
+    from . import literature  # noqa: F401, PLC0415

@@ -1,0 +1,138 @@
+"""Play one game between agents, referee-style (the referee holds the complete state)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
+
+import numpy as np
+
+from ..core import Game, Result
+from ..errors import IllegalAction
+from ..records import Record
+from .base import Agent
+
+AgentFactory = Callable[[Game, int, dict, dict], Agent]
+
+
+@dataclass
+class MatchResult:
+    """What one game produced.
+
+    Attributes:
+        record: the complete record (header with every hand, then every event).
+        result: the game's :class:`~cardmind.core.Result`; ``None`` when a seat forfeited.
+        forfeit: the seat that forfeited (raised, or returned an illegal action), else ``None``.
+        forfeit_reason: why.
+        actions: number of actions taken per seat.
+        think_time: seconds spent in ``act``/``react`` per seat.
+    """
+
+    record: Record
+    result: Result | None
+    forfeit: int | None = None
+    forfeit_reason: str = ""
+    actions: list[int] = field(default_factory=list)
+    think_time: list[float] = field(default_factory=list)
+
+
+def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence[AgentFactory],
+              deal_rng: np.random.Generator, play_rngs: Sequence[np.random.Generator],
+              max_actions: int = 100_000) -> MatchResult:
+    """Deal with ``deal_rng`` and play one game to the end.
+
+    Args:
+        game: the game.
+        options: its options (raw; parsed here).
+        factories: one per seat: ``factory(game, seat, options, header) -> Agent``, where
+            ``header`` is the seat's view of the deal.
+        deal_rng: shuffles the deck.
+        play_rngs: one generator per seat, passed to that seat's agent.
+        max_actions: a safety bound on the game's length.
+
+    Returns:
+        A :class:`MatchResult`. An agent that raises or returns an illegal action forfeits
+        (its team or itself loses, per the game's result of a forfeit).
+    """
+    state, header = game.initial_state(options, deal_rng)
+    opts = state.options
+    n = state.num_seats
+    rec = Record(game, opts, header, [], "<match>", [])
+    agents: list[Agent | None] = [None] * n
+    actions = [0] * n
+    think = [0.0] * n
+
+    def forfeit(seat: int, why: str) -> MatchResult:
+        return MatchResult(rec, None, seat, why, actions, think)
+
+    for s in range(n):
+        try:
+            agents[s] = factories[s](game, s, opts, game.observer_header(header, s))
+        except Exception as exc:  # noqa: BLE001 - a broken agent forfeits, the tournament goes on
+            return forfeit(s, f"could not start: {type(exc).__name__}: {exc}")
+
+    def run(seat: int, method: str):
+        t0 = perf_counter()
+        try:
+            return getattr(agents[seat], method)(play_rngs[seat]), None
+        except Exception as exc:  # noqa: BLE001
+            return None, f"{method} raised {type(exc).__name__}: {exc}"
+        finally:
+            think[seat] += perf_counter() - t0
+
+    def apply(seat: int, action) -> tuple[int, str] | None:
+        """Apply ``seat``'s action; on failure return ``(seat to blame, reason)``."""
+        if getattr(action, "seat", None) != seat:
+            return seat, f"returned an action for another seat: {action!r}"
+        try:
+            events = state.apply_action(action)
+        except IllegalAction as exc:
+            return seat, f"illegal action {action!r}: {exc.message} (rule: {exc.rule})"
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            return seat, f"returned a malformed action {action!r}: {exc}"
+        actions[seat] += 1
+        notice = state.pending_notice()
+        if notice is not None:
+            for s in range(n):
+                try:
+                    agents[s].notice(dict(notice))
+                except Exception as exc:  # noqa: BLE001
+                    return s, f"failed to take notice of {notice}: {type(exc).__name__}: {exc}"
+        for ev in events:
+            rec.events.append(ev)
+            rec.lines.append(len(rec.events) + 1)
+            for s in range(n):
+                try:
+                    agents[s].observe(state.redact(ev, s))
+                except Exception as exc:  # noqa: BLE001
+                    return s, f"failed to observe {ev}: {type(exc).__name__}: {exc}"
+        return None
+
+    total = 0
+    while not state.is_over():
+        total += 1
+        if total > max_actions:
+            raise RuntimeError(f"game did not end within {max_actions} actions")
+        seat = state.to_move()
+        action, err = run(seat, "act")
+        if err is not None:
+            return forfeit(seat, err)
+        failed = apply(seat, action)
+        if failed is not None:
+            return forfeit(*failed)
+        # out-of-turn actions (for example claims under claim_any_time)
+        while not state.is_over():
+            for s in state.actors()[1:]:
+                action, err = run(s, "react")
+                if err is not None:
+                    return forfeit(s, err)
+                if action is not None:
+                    failed = apply(s, action)
+                    if failed is not None:
+                        return forfeit(*failed)
+                    break
+            else:
+                break
+    return MatchResult(rec, state.result(), None, "", actions, think)
