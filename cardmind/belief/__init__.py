@@ -1,0 +1,90 @@
+"""Belief tracking: exact counting of the deals consistent with one player's view.
+
+Entry points:
+
+* :func:`tracker_for`: the game's tracker for a record (a player's record, or a complete
+  record seen from a seat), after all or some of its events;
+* :func:`check_record`: reject a record whose events leave no consistent deal, naming the
+  first event that made it impossible (``file:line``).
+
+Per game: :class:`cardmind.belief.literature.LiteratureBelief`. Shared parts:
+:mod:`~cardmind.belief.blocks` (exact counting), :mod:`~cardmind.belief.cpsat` (CP-SAT
+model), :mod:`~cardmind.belief.certain` (certain facts by propagation).
+"""
+
+from __future__ import annotations
+
+from ..errors import Contradiction, RecordError
+from ..records import Record
+
+
+def _tracker_class(game_name: str):
+    if game_name == "literature":
+        from .literature import LiteratureBelief  # noqa: PLC0415
+
+        return LiteratureBelief
+    if game_name == "gofish":
+        from .gofish import GoFishBelief  # noqa: PLC0415
+
+        return GoFishBelief
+    raise ValueError(f"cardmind has no belief tracker for {game_name!r} yet")
+
+
+def tracker_for(record: Record, seat: int | None = None, upto_event: int | None = None, **kwargs):
+    """The belief tracker of ``seat`` (default: the record's observer) after the first
+    ``upto_event`` events (default: all).
+
+    Raises:
+        RecordError: an illegal event, or (for a complete record) a missing ``seat``.
+    """
+    if seat is None:
+        seat = record.observer
+        if seat is None:
+            raise RecordError(record.path, None, "this is a complete record: say which seat's view to take (--seat N)")
+    n = record.game.num_seats(record.options)
+    if not 0 <= seat < n:
+        raise RecordError(record.path, None, f"seat {seat} is not a seat of this game (0-{n - 1})")
+    cls = _tracker_class(record.game.name)
+    return cls.from_record(record, seat=seat, upto_event=upto_event, **kwargs)
+
+
+def check_record(record: Record, seat: int | None = None) -> None:
+    """Check that some deal is consistent with ``record`` as seen by ``seat`` (default:
+    the observer; for a complete record the rules replay already checks everything).
+
+    Raises:
+        RecordError: ``file:line: reason`` naming the first event after which no deal fits
+            and what it contradicts.
+    """
+    if seat is None and record.observer is None:
+        return  # complete record: the rules replay with every hand known is the full check
+    tracker = tracker_for(record, seat)
+    try:
+        tracker.consistent_deals  # noqa: B018 - evaluated for its check
+        return
+    except Contradiction as exc:
+        first = exc.event_index
+        reason = exc.message
+    if first is None:
+        # binary search for the first prefix with no consistent deal (adding events only
+        # adds constraints, so consistency is monotone in the prefix length)
+        lo, hi = 0, len(record.events)  # prefix lo is consistent, prefix hi is not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            try:
+                tracker_for(record, seat, upto_event=mid).consistent_deals  # noqa: B018
+                lo = mid
+            except Contradiction as exc:
+                hi = mid
+                reason = exc.message
+        first = hi - 1
+    if first is not None and 0 <= first < len(record.events):
+        before = tracker_for(record, seat, upto_event=first)
+        explain = getattr(before, "explain_impossible", None)
+        if explain is not None:
+            reason = explain(record.events[first]) or reason
+    line = record.line_of(first) if first is not None and first >= 0 else 1
+    ev = record.events[first] if first is not None and 0 <= first < len(record.events) else None
+    what = f"{ev['type']} event" if ev else "the deal"
+    raise RecordError(record.path, line, f"no deal is consistent with the record after this {what}: {reason}",
+                      "contradiction")

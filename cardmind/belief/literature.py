@@ -409,17 +409,22 @@ class LiteratureBelief:
         n = sol.team_count(set_name, team)
         return Fraction(n, sol.total) if exact else n / sol.total
 
-    def best_assignment(self, set_name: str, team: int | None = None):
+    def best_assignment(self, set_name: str, team: int | None = None, exact: bool = False):
         """The most probable assignment of ``set_name`` to seats of ``team`` (default: the
         observer's team).
 
         Returns:
             ``(assignment {card: seat}, probability, ties)`` where ``ties`` counts the
-            assignments sharing that probability, or ``None`` when ``team`` cannot hold the set.
+            assignments sharing that probability (a float, or a Fraction when ``exact``),
+            or ``None`` when ``team`` cannot hold the set.
         """
         sol = self._solve()
         team = team_of(self.observer) if team is None else team
-        return sol.best_assignment(set_name, team)
+        found = sol.best_assignment(set_name, team)
+        if found is None:
+            return None
+        a, count, ties = found
+        return a, (Fraction(count, sol.total) if exact else count / sol.total), ties
 
     def claims(self) -> dict[str, dict[str, Any]]:
         """For every unclaimed set: ``p_team_holds`` for the observer's team and, when above 0,
@@ -456,6 +461,41 @@ class LiteratureBelief:
                     if p == 1:
                         out[c] = s
         return out
+
+    def explain_impossible(self, event: Mapping[str, Any]) -> str | None:
+        """Why ``event`` cannot follow the events seen so far, in one sentence, or ``None``
+        when it can (this tracker must be consistent before the event)."""
+        kind = event.get("type")
+        if kind == "ask":
+            a, t, c = event["asker"], event["target"], event["card"]
+            name = set_of(c, self.deck)
+            marg = self.marginals()
+            p_t = marg.get(c, {}).get(t, 0.0)
+            if event["success"] and p_t == 0:
+                return f"seat {t} handed over {c}, but the earlier events rule out that seat {t} holds it"
+            if not event["success"] and p_t == 1:
+                return f"seat {t} refused {c}, but the earlier events leave no other place for {c}"
+            others = [x for x in set_cards(name) if self.options["ask_own_card"] or x != c]
+            probe = LiteratureBelief(self.options, self.observer, self.hand, engine=self.engine)
+            for ev in self.events:
+                probe.observe(ev)
+            probe.facts.append(Fact("some", a, tuple(others), len(self.events), ""))
+            try:
+                probe.consistent_deals  # noqa: B018
+            except Contradiction:
+                return (f"seat {a} asked for {c}, so it held {'a' if self.options['ask_own_card'] else 'another'} "
+                        f"card of {name}, but the earlier events rule out every such card at seat {a}")
+            if not self.options["ask_own_card"] and marg.get(c, {}).get(a, 0.0) == 1:
+                return f"seat {a} asked for {c}, which the earlier events show it holds"
+            return None
+        if kind == "claim":
+            marg = self.marginals()
+            for c, s in event["actual"].items():
+                if marg.get(c, {}).get(s, 0.0) == 0:
+                    return f"the claim of {event['set']} shows {c} at seat {s}, which the earlier events rule out"
+            return (f"the claim of {event['set']} shows its cards at seats that the earlier events "
+                    f"cannot all fit together")
+        return None
 
     def cpsat_model(self):
         """The same constraints as an OR-Tools CP-SAT model
@@ -714,7 +754,7 @@ class _Solution:
         a = self._assignment_with_usage(m, target)
         holders = self.belief.state.holder
         full = {c: (holders[c] if c in holders else a[c]) for c in set_cards(set_name)}
-        return full, best / self.total, ties
+        return full, best, ties
 
     def _assignment_with_usage(self, m: SetModel, usage: tuple[int, ...]) -> dict[str, int]:
         """A valid assignment of ``m``'s unknown cards with the given usage (backtracking)."""

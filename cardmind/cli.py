@@ -1,0 +1,148 @@
+"""The ``cardmind`` command: a thin layer over the library.
+
+Subcommands::
+
+    cardmind hint RECORD [--seat N] [--upto LINE] [--json] [--asks K]
+    cardmind belief RECORD [--seat N] [--upto LINE] [--json]
+    cardmind validate RECORD [--seat N]
+
+Errors on bad input print ``cardmind: error: file:line: reason`` on stderr and exit with
+status 2; nothing is printed on stdout then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .errors import CardmindError, Contradiction, RecordError
+
+
+def _add_record_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", help="a cardmind-record/1 file (.jsonl)")
+    p.add_argument("--seat", type=int, default=None,
+                   help="whose view to take (required for a complete record; defaults to the record's observer)")
+    p.add_argument("--upto", type=int, default=None, metavar="LINE",
+                   help="use the record up to and including file line LINE (the header is line 1)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``cardmind`` command."""
+    parser = argparse.ArgumentParser(
+        prog="cardmind",
+        description="Exact belief tracking, advice and AI players for hidden-card games.")
+    parser.add_argument("--version", action="version", version=f"cardmind {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("hint", help="advice for a player: claims, asks and the belief table")
+    _add_record_args(p)
+    p.add_argument("--json", action="store_true", help="print the advice as one JSON object (docs/hints.md)")
+    p.add_argument("--asks", type=int, default=10, metavar="K", help="how many asks to show (default 10)")
+    p.add_argument("--no-table", action="store_true", help="leave out the belief table")
+
+    p = sub.add_parser("belief", help="the exact posterior: consistent deals, card marginals, claim odds")
+    _add_record_args(p)
+    p.add_argument("--json", action="store_true",
+                   help="print the belief object (same keys as the shared .expected.json cases)")
+
+    p = sub.add_parser("validate", help="check a record: format, rules and (for a player's record) consistency")
+    p.add_argument("record")
+    p.add_argument("--seat", type=int, default=None, help="also check the view of this seat")
+
+    return parser
+
+
+def _load(args: argparse.Namespace):
+    from .belief import check_record, tracker_for  # noqa: PLC0415
+    from .records import read_record  # noqa: PLC0415
+
+    if args.upto is not None and args.upto < 1:
+        raise RecordError(args.record, None, f"--upto must be a line number (1 or more), not {args.upto}")
+    rec = read_record(args.record, upto=args.upto)
+    if args.seat is None and rec.observer is None:
+        raise RecordError(args.record, None, "this is a complete record (it has every hand): "
+                                             "say whose view to take with --seat N")
+    if args.seat is not None and rec.observer is not None and "hands" not in rec.header and args.seat != rec.observer:
+        raise RecordError(args.record, None, f"this is seat {rec.observer}'s record; "
+                                             f"it cannot be seen from seat {args.seat}")
+    seat = rec.observer if args.seat is None else args.seat
+    try:
+        tracker = tracker_for(rec, seat)
+        tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
+    except Contradiction:
+        check_record(rec, seat)  # raises a RecordError naming the event
+        raise
+    return rec, tracker
+
+
+def cmd_belief(args: argparse.Namespace) -> int:
+    """``cardmind belief``."""
+    rec, tracker = _load(args)
+    obj = tracker.to_json()
+    if args.json:
+        print(json.dumps(obj, indent=1, sort_keys=True))
+        return 0
+    from .hints import hint_for  # noqa: PLC0415
+    from .hints.render import render_hint  # noqa: PLC0415
+
+    render_hint(hint_for(tracker), rec, tables_only=True)
+    return 0
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    """``cardmind hint``."""
+    from .hints import hint_for  # noqa: PLC0415
+    from .hints.render import render_hint  # noqa: PLC0415
+
+    rec, tracker = _load(args)
+    hint = hint_for(tracker, max_asks=max(0, args.asks))
+    if args.json:
+        print(json.dumps(hint.to_json(), indent=1))
+        return 0
+    render_hint(hint, rec, show_table=not args.no_table)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """``cardmind validate``: exit 0 and print a summary when the record is good."""
+    from .belief import check_record  # noqa: PLC0415
+    from .records import read_record  # noqa: PLC0415
+
+    rec = read_record(args.record)
+    seats = [args.seat] if args.seat is not None else ([rec.observer] if rec.observer is not None else [])
+    for s in seats:
+        check_record(rec, s)
+    kind = "complete" if rec.is_complete else f"seat {rec.observer}'s"
+    print(f"{args.record}: ok: a {kind} {rec.game.name} record with {len(rec.events)} events")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``cardmind`` command; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "hint":
+            return cmd_hint(args)
+        if args.command == "belief":
+            return cmd_belief(args)
+        if args.command == "validate":
+            return cmd_validate(args)
+    except CardmindError as exc:
+        print(f"cardmind: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("cardmind: interrupted", file=sys.stderr)
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
