@@ -90,29 +90,42 @@ class Agent:
         return None
 
 
-_AGENTS: dict[str, type[Agent]] = {}
+_AGENTS: dict[tuple[str, str], type[Agent]] = {}
 
 
 def register_agent(cls: type[Agent]) -> type[Agent]:
-    """Register an agent class under ``cls.name`` (usable as a class decorator)."""
-    _AGENTS[cls.name] = cls
+    """Register an agent class under ``cls.name`` for each game in ``cls.games`` (usable as a
+    class decorator). The same name may serve several games with one class per game
+    (``random`` for Literature and for Go Fish); a class with no ``games`` plays every game."""
+    for g in cls.games or ("*",):
+        _AGENTS[(cls.name, g)] = cls
     return cls
 
 
-def agent_names() -> list[str]:
-    """Names of the registered agents."""
+def agent_names(game: str | None = None) -> list[str]:
+    """Names of the registered agents (for ``game`` only, when given)."""
     _load_builtin()
-    return sorted(_AGENTS)
+    return sorted({n for (n, g) in _AGENTS if game is None or g in (game, "*")})
 
 
-def resolve_agent(spec: str, game: Game | None = None) -> type[Agent]:
-    """The agent class named ``spec``: a registry name, or ``package.module:Class``.
+def agent_table() -> dict[str, list[str]]:
+    """``{agent name: [games it plays]}`` (``"*"`` = every game)."""
+    _load_builtin()
+    out: dict[str, list[str]] = {}
+    for (n, g) in sorted(_AGENTS):
+        out.setdefault(n, []).append(g)
+    return out
+
+
+def resolve_agent(spec: str, game: Game | str | None = None) -> type[Agent]:
+    """The agent class named ``spec`` for ``game``: a registry name, or ``package.module:Class``.
 
     Raises:
         ValueError: unknown name, unimportable module, not an :class:`Agent`, or an agent
-            that does not play ``game``.
+            that does not play ``game`` (or a name that several games use, without ``game``).
     """
     _load_builtin()
+    gname = game.name if isinstance(game, Game) else game
     if ":" in spec:
         import importlib  # noqa: PLC0415
 
@@ -124,17 +137,33 @@ def resolve_agent(spec: str, game: Game | None = None) -> type[Agent]:
         cls = getattr(mod, cls_name, None)
         if cls is None:
             raise ValueError(f"module {mod_name!r} has no {cls_name!r}")
+        if not (isinstance(cls, type) and issubclass(cls, Agent)):
+            raise ValueError(f"{spec!r} is not a cardmind Agent subclass")
+        if gname is not None and cls.games and gname not in cls.games:
+            raise ValueError(f"agent {spec!r} does not play {gname} (it plays {', '.join(cls.games)})")
+        return cls
+    if gname is not None:
+        cls = _AGENTS.get((spec, gname)) or _AGENTS.get((spec, "*"))
+        if cls is not None:
+            return cls
+        games = [g for (n, g) in _AGENTS if n == spec]
+        if games:
+            raise ValueError(f"agent {spec!r} does not play {gname} (it plays {', '.join(sorted(games))})")
     else:
-        cls = _AGENTS.get(spec)
-        if cls is None:
-            raise ValueError(f"unknown agent {spec!r} (known: {', '.join(sorted(_AGENTS))}, "
-                             f"or package.module:Class)")
-    if not (isinstance(cls, type) and issubclass(cls, Agent)):
-        raise ValueError(f"{spec!r} is not a cardmind Agent subclass")
-    if game is not None and cls.games and game.name not in cls.games:
-        raise ValueError(f"agent {spec!r} does not play {game.name} (it plays {', '.join(cls.games)})")
-    return cls
+        found = {c for (n, _), c in _AGENTS.items() if n == spec}
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            raise ValueError(f"agent {spec!r} exists for several games: say which game")
+    raise ValueError(f"unknown agent {spec!r} (known: {', '.join(agent_names(gname))}, or package.module:Class)")
 
 
 def _load_builtin() -> None:
-    from . import literature  # noqa: F401, PLC0415
+    import importlib  # noqa: PLC0415
+
+    for mod in ("literature", "gofish"):
+        try:
+            importlib.import_module(f"{__package__}.{mod}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.{mod}":
+                raise
