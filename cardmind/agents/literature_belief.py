@@ -1,0 +1,166 @@
+"""``belief``: the Literature player driven by the exact belief tracker.
+
+It keeps a :class:`~cardmind.belief.literature.LiteratureBelief` of its own view and on its
+turn:
+
+1. claims every set its team holds for certain (exact probability 1), so it never loses a
+   set it could have claimed for certain;
+2. asks a certain hit when it has one (exact marginal 1);
+3. claims a set whose exact probability of a correct claim beats the expected value of
+   waiting (see :meth:`BeliefAgent.claim_now`);
+4. otherwise asks the (card, target) with the best expected value: the exact chance of the
+   card, plus what a hit adds towards a claim of its set, minus what the ask reveals to
+   the opponents, valuing keeping the turn (see :meth:`BeliefAgent.ask_value`).
+
+When no ask is possible (the opponents are out of cards), it claims the set with the best
+exact probability; when it has no cards it passes to the teammate with the most cards;
+after a claim its team won it picks the teammate best placed to ask.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..belief.literature import LiteratureBelief
+from ..errors import Contradiction
+from ..games.literature import set_cards, team_of
+from ..games.literature.notation import ChooseNext, Pass, make_claim
+from ..games.literature.rules import set_of
+from .base import register_agent
+from .literature import LiteratureAgent
+
+
+@register_agent
+class BeliefAgent(LiteratureAgent):
+    """The exact-belief Literature player (see the module docstring).
+
+    Settings:
+        claim_margin: how much a claim's probability must exceed the value of waiting.
+        w_progress: weight of the progress a hit makes towards claiming its set.
+        w_reveal: weight of the information an ask gives the opponents.
+        w_info: weight of what the answer teaches (prefers informative asks on ties).
+    """
+
+    name = "belief"
+    default_settings = {"claim_margin": 0.0, "w_progress": 0.6, "w_reveal": 0.15, "w_info": 0.05}
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.tracker = LiteratureBelief(self.options, self.seat, self.header["hand"])
+        self.state = self.tracker.state
+
+    def observe(self, event) -> None:
+        """Advance the tracker (which owns the view state)."""
+        self.tracker.observe(event)
+
+    # ------------------------------------------------------------------ evaluation
+    def _team_seats(self) -> list[int]:
+        return list(range(team_of(self.seat), self.state.players, 2))
+
+    def claim_options(self) -> list[tuple[float, bool, str, dict[str, int]]]:
+        """``(probability, certain, set, assignment)`` of the best claim of each set, best first."""
+        tr = self.tracker
+        out = []
+        for name in self.state.unclaimed_sets():
+            if tr.team_holds_probability(name) <= 0:
+                continue
+            best = tr.best_assignment(name, exact=True)
+            if best is None:
+                continue
+            a, p, _ = best
+            out.append((float(p), p == 1, name, a))
+        out.sort(key=lambda x: (-x[0], x[2]))
+        return out
+
+    def ask_value(self, card: str, target: int, marg: dict[str, dict[int, float]],
+                  team_hold: dict[str, float]) -> float:
+        """Expected value of asking ``target`` for ``card`` (higher is better).
+
+        ``p + w_progress * p * gain - w_reveal * reveal + w_info * info``: ``p`` is the exact
+        chance the target holds the card (a hit also keeps the turn); ``gain`` is how much a
+        hit raises the chance that the team holds the whole set (estimated from the exact
+        marginals, assuming the set's other cards independent); ``reveal`` is the share of
+        the set's cards in this hand that the opponents do not yet know about (asking tells
+        them this seat holds one); ``info`` is the entropy of the answer.
+        """
+        s = self.settings
+        p = marg.get(card, {}).get(target, 0.0)
+        name = set_of(card, self.state.deck)
+        team = team_of(self.seat)
+        on_team = sum(q for seat, q in marg.get(card, {}).items() if team_of(seat) == team)
+        before = team_hold.get(name, 0.0)
+        after = before / on_team if on_team > 0 else 0.0
+        gain = max(0.0, min(1.0, after) - before)
+        hand = self.state.hands[self.seat] or set()
+        mine = [c for c in set_cards(name) if c in hand]
+        hidden = [c for c in mine if c not in self.state.moved]
+        reveal = len(hidden) / 6.0
+        info = 0.0 if p <= 0 or p >= 1 else -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
+        return p + s["w_progress"] * p * gain - s["w_reveal"] * reveal * (1 - p) + s["w_info"] * info
+
+    def claim_now(self, p_claim: float, best_ask: float) -> bool:
+        """Whether a claim with exact success probability ``p_claim`` beats waiting, when the
+        best ask has value ``best_ask``: a claim's set differential is ``2p - 1`` and keeps
+        the initiative when right; waiting is worth about the best ask's chance of keeping
+        the turn."""
+        return p_claim >= 0.5 and 2 * p_claim - 1 >= best_ask + self.settings["claim_margin"]
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, rng: np.random.Generator):
+        """The action on turn (see the module docstring)."""
+        st = self.state
+        if st.pending is not None:
+            return ChooseNext(self.seat, self._choose_next(st.next_candidates(st.pending)))
+        if st.sizes[self.seat] == 0:
+            passes = st.legal_passes(self.seat)
+            best = max(passes, key=lambda p: (st.sizes[p.to], -p.to))
+            return Pass(self.seat, best.to)
+        try:
+            claims = self.claim_options()
+            marg = self.tracker.marginals()
+        except Contradiction:  # cannot happen in a legal game; play on safely
+            return self.guess_claim(rng) if not st.legal_asks(self.seat) else st.legal_asks(self.seat)[0]
+        for p, certain, name, a in claims:
+            if certain:
+                return make_claim(self.seat, name, a, set_cards(name))
+        asks = st.legal_asks(self.seat)
+        if not asks:
+            if claims:
+                p, _, name, a = claims[0]
+                return make_claim(self.seat, name, a, set_cards(name))
+            return self.guess_claim(rng)
+        team_hold = {name: self.tracker.team_holds_probability(name) for name in st.unclaimed_sets()}
+        best_val, best_ask = None, None
+        for ask in asks:
+            v = self.ask_value(ask.card, ask.target, marg, team_hold)
+            key = (v, ask.card, -ask.target)
+            if best_val is None or key > best_val:
+                best_val, best_ask = key, ask
+        p_best_ask = marg.get(best_ask.card, {}).get(best_ask.target, 0.0)
+        if p_best_ask >= 1.0:
+            return best_ask
+        if claims and self.claim_now(claims[0][0], p_best_ask):
+            p, _, name, a = claims[0]
+            return make_claim(self.seat, name, a, set_cards(name))
+        return best_ask
+
+    def _choose_next(self, cands: list[int]) -> int:
+        """The teammate best placed to ask: this seat when it can, else the one with most cards."""
+        if self.seat in cands:
+            return self.seat
+        return max(cands, key=lambda s: (self.state.sizes[s], -s))
+
+    def react(self, rng: np.random.Generator):
+        """Out of turn (claim_any_time): claim a set the team holds for certain."""
+        st = self.state
+        if not st.may_claim(self.seat):
+            return None
+        try:
+            for p, certain, name, a in self.claim_options():
+                if certain:
+                    return make_claim(self.seat, name, a, set_cards(name))
+        except Contradiction:
+            return None
+        return None
