@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record")
     p.add_argument("--seat", type=int, default=None, help="also check the view of this seat")
 
+    from .tournament.cli import add_parser as add_tournament_parser  # noqa: PLC0415
+
+    add_tournament_parser(sub)
+
     return parser
 
 
@@ -132,6 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_belief(args)
         if args.command == "validate":
             return cmd_validate(args)
+        if args.command == "tournament":
+            from .tournament.cli import run as cmd_tournament  # noqa: PLC0415
+
+            return cmd_tournament(args)
     except CardmindError as exc:
         print(f"cardmind: error: {exc}", file=sys.stderr)
         return 2

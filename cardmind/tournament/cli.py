@@ -1,0 +1,85 @@
+"""``cardmind tournament``: the command-line front end of :func:`run_tournament`.
+
+This module imports nothing heavy at import time: ``cardmind --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _sprt(text: str) -> tuple[float, float]:
+    try:
+        a, b = (float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 (for example 0,10), got {text!r}") from None
+    return a, b
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add the ``tournament`` subcommand to ``sub`` (the subparsers of ``cardmind``)."""
+    p = sub.add_parser(
+        "tournament", help="play a duplicate tournament between agents (docs/tournament.md)",
+        description="Play a duplicate tournament: every deal is replayed with the agents' seats "
+                    "swapped. Writes results.jsonl, records/, summary.json and summary.png to --out.")
+    p.add_argument("game", help="the game (literature)")
+    p.add_argument("--agents", required=True, metavar="A,B[,...]",
+                   help="two or more agents: registry names or package.module:Class")
+    p.add_argument("--games", type=int, default=100, metavar="N",
+                   help="games in total, rounded up to whole deals (each deal is played by every pairing "
+                        "with every seat assignment); with --sprt the most to play (default 100)")
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1; 0 = one per CPU)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="tournament seed (default 0)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="output folder (default tournaments/GAME-AGENTS-TIMESTAMP)")
+    p.add_argument("--options", default=None, metavar="JSON", help="game options, e.g. '{\"players\": 8}'")
+    p.add_argument("--settings", default=None, metavar="JSON",
+                   help="agent settings by agent name, e.g. '{\"belief\": {\"samples\": 100}}'")
+    p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1",
+                   help="stop early with a GSPRT verdict on the first agent's Elo against the second's "
+                        "(alpha = beta = 0.05)")
+    p.add_argument("--resume", action="store_true", help="continue the tournament in --out")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or live standings on stderr")
+    p.add_argument("--json", action="store_true", help="print summary.json on stdout instead of the table")
+    return p
+
+
+def _json_arg(text: str | None, what: str) -> dict | None:
+    from .runner import TournamentError  # noqa: PLC0415
+
+    if text is None:
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TournamentError(f"{what} is not valid JSON ({exc.msg} at column {exc.colno}): {text!r}") from None
+    if not isinstance(obj, dict):
+        raise TournamentError(f"{what} must be a JSON object, not {text!r}")
+    return obj
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``cardmind tournament``; return the exit status."""
+    from rich.console import Console  # noqa: PLC0415
+
+    from .render import standings_table  # noqa: PLC0415
+    from .runner import run_tournament  # noqa: PLC0415
+
+    summary = run_tournament(
+        args.game, args.agents.split(","), games=args.games, jobs=args.jobs, seed=args.seed, out_dir=args.out,
+        options=_json_arg(args.options, "--options"), settings=_json_arg(args.settings, "--settings"),
+        sprt=args.sprt, quiet=args.quiet, resume=args.resume)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    out = Console(file=sys.stdout, width=max(120, Console(file=sys.stdout).width))
+    out.print(standings_table(summary))
+    t = summary["timing"]
+    rate = t["games_per_second"]
+    out.print(f"{t['games_this_run']} games played in {t['play_seconds']:.1f} s"
+              + (f" ({rate:.2f} games/s, {t['jobs']} jobs)" if rate else "")
+              + f"; results in {summary['out_dir']}/ (summary.json, summary.png, results.jsonl, records/)",
+              highlight=False)
+    return 0

@@ -1,0 +1,494 @@
+"""Run a duplicate tournament: play the schedule (in parallel), write results, summarise.
+
+The entry point is :func:`run_tournament`; ``docs/tournament.md`` documents the output files
+and every statistic. The pieces:
+
+* the schedule and seeds (:mod:`.schedule`), deterministic from the seed;
+* :func:`play_scheduled`, which plays one scheduled game (in a worker process or in this
+  one), writes its complete record and returns its ``results.jsonl`` line;
+* :func:`load_results`, which reads ``results.jsonl`` back (tolerating a half-written last
+  line) for ``resume``;
+* :func:`summarize` (:mod:`.summary`), a pure function of the results lines, so the summary
+  does not depend on the number of jobs or on the order games finished in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ..core import get_game
+from ..errors import CardmindError
+from .schedule import Schedule, deal_rng, make_schedule, play_rngs, seat_teams
+from .summary import SprtMonitor, counted_ids, summarize
+
+FORMAT = "cardmind-tournament/1"
+RESULTS = "results.jsonl"
+CONFIG = "config.json"
+SUMMARY = "summary.json"
+PLOT = "summary.png"
+RECORDS = "records"
+
+
+class TournamentError(CardmindError):
+    """A tournament that cannot run as asked (bad agents, settings, output folder...)."""
+
+
+# ---------------------------------------------------------------------------- configuration
+def agent_labels(specs: Sequence[str]) -> list[str]:
+    """Unique display names for agent specs: the spec itself, with ``#2``, ``#3``... appended
+    to repeats (``random,random`` plays ``random`` against ``random#2``)."""
+    out, seen = [], {}
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return out
+
+
+def default_out_dir(game_name: str, labels: Sequence[str]) -> Path:
+    """``tournaments/<game>-<agents>-<YYYYmmdd-HHMMSS>`` (agent names made file-safe)."""
+    names = "-".join(re.sub(r"[^A-Za-z0-9_.#]+", "_", lab.rsplit(":", 1)[-1]) for lab in labels)
+    return Path("tournaments") / f"{game_name}-{names[:80]}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def _prepare(game_name: str, agent_specs: Sequence[str], options: Mapping[str, Any] | None,
+             settings: Mapping[str, Mapping[str, Any]] | None, seed: int) -> dict:
+    """Check everything that can be checked before playing; return the worker context."""
+    from ..agents.base import resolve_agent  # noqa: PLC0415
+
+    game = get_game(game_name)
+    opts = game.parse_options(options)
+    specs = [s.strip() for s in agent_specs if s.strip()]
+    if len(specs) < 2:
+        raise TournamentError(f"a tournament needs at least two agents, got {len(specs)}: {list(agent_specs)!r}")
+    labels = agent_labels(specs)
+    settings = {str(k): dict(v) for k, v in (settings or {}).items()}
+    for key in settings:
+        if key not in labels and key not in specs:
+            raise TournamentError(f"settings given for {key!r}, which is not one of the agents ({', '.join(labels)})")
+    per_agent = []
+    for spec, label in zip(specs, labels):
+        try:
+            cls = resolve_agent(spec, game)
+        except ValueError as exc:
+            raise TournamentError(str(exc)) from None
+        s = dict(settings.get(label, settings.get(spec, {})))
+        unknown = set(s) - set(cls.default_settings)
+        if unknown:
+            raise TournamentError(f"agent {label!r} has no setting {sorted(unknown)[0]!r} "
+                                  f"(settings: {', '.join(cls.default_settings) or 'none'})")
+        per_agent.append(s)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise TournamentError(f"the seed must be a non-negative integer, not {seed!r}")
+    try:
+        teams = seat_teams(game, opts)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+    return {"game": game.name, "options": opts, "specs": specs, "labels": labels, "settings": per_agent,
+            "seed": seed, "teams": teams, "num_seats": game.num_seats(opts)}
+
+
+# ---------------------------------------------------------------------------- playing one game
+_CTX: dict | None = None
+
+
+def init_worker(ctx: dict, ignore_sigint: bool = True) -> None:
+    """Set up a process to play games of the tournament described by ``ctx``."""
+    global _CTX  # noqa: PLW0603 - one tournament per worker process
+    from ..agents.base import resolve_agent  # noqa: PLC0415
+
+    if ignore_sigint:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    game = get_game(ctx["game"])
+    classes = [resolve_agent(spec, game) for spec in ctx["specs"]]
+    _CTX = dict(ctx, game_obj=game,
+                factories=[partial(cls, settings=s) for cls, s in zip(classes, ctx["settings"])])
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def record_name(game_id: int) -> str:
+    """The record file of game ``game_id``, relative to the output folder."""
+    return f"{RECORDS}/game-{game_id:06d}.jsonl"
+
+
+def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
+    """Play scheduled game ``(id, deal, seats)`` in this process (after :func:`init_worker`),
+    write its complete record and return its ``results.jsonl`` line (a dict)."""
+    from ..agents.match import play_game  # noqa: PLC0415
+    from ..records import Record, write_record  # noqa: PLC0415
+
+    ctx = _CTX
+    assert ctx is not None, "init_worker was not called"
+    game_id, deal, seats = task
+    game, labels, n = ctx["game_obj"], ctx["labels"], ctx["num_seats"]
+    factories = [ctx["factories"][a] for a in seats]
+    names = [labels[a] for a in seats]
+    t0 = time.perf_counter()
+    error = None
+    try:
+        mr = play_game(game, ctx["options"], factories, deal_rng(ctx["seed"], deal),
+                       play_rngs(ctx["seed"], game_id, n))
+    except Exception as exc:  # noqa: BLE001 - e.g. a game that never ends: count it as a draw
+        mr = None
+        error = f"{type(exc).__name__}: {exc}"
+    wall = time.perf_counter() - t0
+    if mr is not None:
+        rec = mr.record
+    else:
+        _, header = game.initial_state(ctx["options"], deal_rng(ctx["seed"], deal))
+        rec = Record(game, dict(ctx["options"]), header, [], "<match>", [])
+    rec.header["names"] = names
+    write_record(os.path.join(ctx["out_dir"], record_name(game_id)), rec)
+
+    teams = ctx["teams"]
+    forfeit = None if mr is None else mr.forfeit
+    if mr is None:
+        outcome, scores, detail = [0.5] * n, None, {}
+    elif forfeit is None:
+        outcome = [float(x) for x in mr.result.outcome]
+        scores = [float(x) for x in mr.result.scores]
+        detail = mr.result.detail
+    else:
+        # the forfeiting agent (its team, in a team game) loses; every other seat wins
+        if teams is not None:
+            outcome = [0.0 if teams[s] == teams[forfeit] else 1.0 for s in range(n)]
+        else:
+            outcome = [0.0 if seats[s] == seats[forfeit] else 1.0 for s in range(n)]
+        scores, detail = None, {}
+    return {
+        "id": game_id, "deal": deal, "seats": names, "outcome": outcome, "scores": scores,
+        "forfeit": forfeit, "forfeit_agent": None if forfeit is None else names[forfeit],
+        "reason": "" if mr is None else _ADDRESS.sub("", mr.forfeit_reason),
+        "error": error, "detail": _jsonable(detail),
+        "actions": [0] * n if mr is None else list(mr.actions),
+        "think": [0.0] * n if mr is None else [round(t, 6) for t in mr.think_time],
+        "events": len(rec.events), "wall": round(wall, 6), "record": record_name(game_id),
+    }
+
+
+def _jsonable(obj: Any) -> Any:
+    try:
+        json.dumps(obj)
+        return obj
+    except (TypeError, ValueError):
+        return json.loads(json.dumps(obj, default=str))
+
+
+# ---------------------------------------------------------------------------- results file
+def load_results(path: str | os.PathLike, repair: bool = False) -> dict[int, dict]:
+    """Read ``results.jsonl``: ``{game id: line}``.
+
+    A last line that is incomplete (no newline) or not valid JSON, as a killed run can
+    leave, is ignored; with ``repair`` the file is truncated to its valid part so that
+    appending continues cleanly. A repeated id keeps its first line.
+
+    Raises:
+        TournamentError: an unreadable line that is not the last one.
+    """
+    p = Path(path)
+    if not p.exists():
+        return {}
+    data = p.read_bytes()
+    out: dict[int, dict] = {}
+    pos = 0
+    good_end = 0
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            break  # a half-written last line
+        raw = data[pos:nl]
+        try:
+            obj = json.loads(raw) if raw.strip() else None
+            if obj is not None and not (isinstance(obj, dict) and isinstance(obj.get("id"), int)):
+                raise ValueError("not a results line")
+        except ValueError:
+            if data[nl + 1:].strip():
+                raise TournamentError(f"{p}: byte {pos}: unreadable line in the middle of the results; "
+                                      f"remove it to resume") from None
+            break
+        if obj is not None:
+            out.setdefault(obj["id"], obj)
+        pos = nl + 1
+        good_end = pos
+    if repair and good_end < len(data):
+        with open(p, "r+b") as fh:
+            fh.truncate(good_end)
+    return out
+
+
+def _check_config(out: Path, config: dict, resume: bool) -> None:
+    path = out / CONFIG
+    results = out / RESULTS
+    has_results = results.exists() and results.stat().st_size > 0
+    if not resume:
+        if has_results:
+            raise TournamentError(f"{out} already holds a tournament ({RESULTS} is not empty): "
+                                  f"pass --resume to continue it, or choose another --out")
+        return
+    if not path.exists():
+        if has_results:
+            raise TournamentError(f"{out} has {RESULTS} but no {CONFIG}: cannot tell what it was")
+        return
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise TournamentError(f"{path}: cannot read it: {exc}") from None
+    for key in ("game", "options", "agents", "settings", "seed"):
+        if old.get(key) != config.get(key):
+            raise TournamentError(f"cannot resume {out}: it was run with {key} = {json.dumps(old.get(key))}, "
+                                  f"not {json.dumps(config.get(key))}")
+
+
+# ---------------------------------------------------------------------------- the tournament
+def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100, jobs: int = 1, seed: int = 0,
+                   out_dir: str | os.PathLike | None = None, options: Mapping[str, Any] | None = None,
+                   sprt: tuple[float, float] | None = None, quiet: bool = True, resume: bool = False,
+                   settings: Mapping[str, Mapping[str, Any]] | None = None, console=None) -> dict:
+    """Play a duplicate tournament and return its summary (also written to ``summary.json``).
+
+    Args:
+        game_name: a registered game (``"literature"``).
+        agent_specs: two or more agents, by registry name or ``package.module:Class``.
+        games: games in total, rounded up to whole deals (see :mod:`.schedule`); with
+            ``sprt`` the most games to play.
+        jobs: worker processes (1 plays in this process; 0 means one per CPU).
+        seed: the tournament seed; deals and play seeds derive from it and the game id.
+        out_dir: the output folder (default :func:`default_out_dir`).
+        options: the game's options (``{"players": 8}``).
+        sprt: ``(elo0, elo1)`` to stop early with a GSPRT verdict (two agents only;
+            alpha = beta = 0.05).
+        quiet: no progress display (otherwise a rich progress bar and live standings on
+            stderr).
+        resume: continue the tournament already in ``out_dir`` (games already in
+            ``results.jsonl`` are kept; the rest are played).
+        settings: agent settings keyed by agent name (label or spec).
+        console: a ``rich.console.Console`` for the progress display (default: stderr).
+
+    Returns:
+        The summary dict (``docs/tournament.md``); ``summary["out_dir"]`` is the folder.
+
+    Raises:
+        TournamentError, OptionError: a tournament that cannot run as asked.
+    """
+    t_start = time.perf_counter()
+    ctx = _prepare(game_name, agent_specs, options, settings, seed)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if jobs < 1:
+        raise TournamentError(f"--jobs must be 1 or more (0 = one per CPU), not {jobs}")
+    labels = ctx["labels"]
+    if sprt is not None:
+        sprt = (float(sprt[0]), float(sprt[1]))
+        if len(labels) != 2:
+            raise TournamentError("--sprt needs exactly two agents (it tests the first against the second)")
+        if not sprt[0] < sprt[1]:
+            raise TournamentError(f"--sprt needs ELO0 < ELO1, got {sprt[0]:g},{sprt[1]:g}")
+    try:
+        schedule = make_schedule(len(labels), ctx["num_seats"], ctx["teams"], games)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+
+    out = Path(out_dir) if out_dir is not None else default_out_dir(ctx["game"], labels)
+    config = {"format": FORMAT, "game": ctx["game"], "options": ctx["options"], "agents": ctx["specs"],
+              "labels": labels, "settings": dict(zip(labels, ctx["settings"])), "seed": seed,
+              "games": games, "sprt": list(sprt) if sprt else None}
+    out.mkdir(parents=True, exist_ok=True)
+    _check_config(out, config, resume)
+    (out / RECORDS).mkdir(exist_ok=True)
+    tmp = out / (CONFIG + ".tmp")
+    tmp.write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, out / CONFIG)
+    ctx["out_dir"] = os.fspath(out)
+
+    done = load_results(out / RESULTS, repair=True) if resume else {}
+    done = {i: line for i, line in done.items() if i < schedule.total}
+    monitor = SprtMonitor(schedule, labels, sprt) if sprt else None
+    if monitor is not None:
+        monitor.update(done)
+    todo = [i for i in range(schedule.total) if i not in done]
+    if monitor is not None and monitor.verdict is not None:
+        todo = []
+
+    t_play = time.perf_counter()
+    display = None if quiet else _Display(console, schedule, labels, sprt, len(done), config)
+    played = 0
+    try:
+        with open(out / RESULTS, "a", encoding="utf-8") as results_file:
+            def finished(line: dict) -> bool:
+                """Write one result; return True when the SPRT says stop."""
+                nonlocal played
+                results_file.write(json.dumps(line, separators=(",", ":")) + "\n")
+                results_file.flush()
+                done[line["id"]] = line
+                played += 1
+                stop = monitor is not None and monitor.update(done)
+                if display is not None:
+                    display.advance(done, monitor)
+                return stop
+
+            tasks = ((i, schedule.game(i).deal, schedule.game(i).seats) for i in todo)
+            if todo:
+                if jobs == 1 or len(todo) == 1:
+                    _run_serial(ctx, tasks, finished, display)
+                else:
+                    _run_parallel(ctx, tasks, finished, jobs, display)
+    finally:
+        if display is not None:
+            display.stop()
+
+    play_seconds = time.perf_counter() - t_play
+    summary = summarize(schedule, labels, done, sprt=sprt, specs=ctx["specs"], game=ctx["game"],
+                        options=ctx["options"], seed=seed, games_requested=games)
+    summary["timing"] = _timing(schedule, done, labels, sprt, play_seconds, played, jobs)
+    summary["timing"]["wall_seconds"] = round(time.perf_counter() - t_start, 3)
+    summary["out_dir"] = os.fspath(out)
+    tmp = out / (SUMMARY + ".tmp")
+    tmp.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, out / SUMMARY)
+    from .plot import plot_summary  # noqa: PLC0415 - matplotlib is slow to import
+
+    plot_summary(summary, out / PLOT)
+    return summary
+
+
+def _run_serial(ctx: dict, tasks, finished, display) -> None:
+    init_worker(ctx, ignore_sigint=False)
+    if display is not None:
+        display.start()
+    for task in tasks:
+        if finished(play_scheduled(task)):
+            return
+
+
+def _run_parallel(ctx: dict, tasks, finished, jobs: int, display) -> None:
+    import multiprocessing as mp  # noqa: PLC0415
+
+    method = "fork" if "fork" in mp.get_all_start_methods() else None
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method),
+                                   initializer=init_worker, initargs=(ctx,))
+    limit = 4 * jobs
+    futures: dict = {}
+    stop = False
+
+    def fill() -> None:
+        while not stop and len(futures) < limit:
+            task = next(tasks, None)
+            if task is None:
+                return
+            futures[executor.submit(play_scheduled, task)] = task[0]
+
+    try:
+        fill()  # starts the workers (with fork: before the display's thread exists)
+        if display is not None:
+            display.start()
+        while futures:
+            ready, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in sorted(ready, key=futures.__getitem__):
+                del futures[fut]
+                if fut.cancelled():
+                    continue
+                if finished(fut.result()) and not stop:
+                    stop = True
+                    for other in futures:
+                        other.cancel()
+            fill()
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _timing(schedule: Schedule, done: dict[int, dict], labels: Sequence[str], sprt, play: float, played: int,
+            jobs: int) -> dict:
+    """Wall-clock facts (the only part of the summary that varies between runs)."""
+    counted, _ = counted_ids(schedule, done, sprt, labels)
+    think = {lab: 0.0 for lab in labels}
+    moves = {lab: 0 for lab in labels}
+    game_wall = 0.0
+    for gid in counted:
+        line = done[gid]
+        game_wall += line.get("wall", 0.0)
+        for name, t, a in zip(line["seats"], line["think"], line["actions"]):
+            think[name] += t
+            moves[name] += a
+    return {
+        "jobs": jobs, "play_seconds": round(play, 3), "games_this_run": played,
+        "games_per_second": round(played / play, 3) if play > 0 and played else None,
+        "mean_game_seconds": round(game_wall / len(counted), 6) if counted else None,
+        "think_ms_per_move": {lab: (round(1000 * think[lab] / moves[lab], 4) if moves[lab] else None)
+                              for lab in labels},
+    }
+
+
+# ---------------------------------------------------------------------------- progress display
+class _Display:
+    """A rich progress bar with ETA and live standings on stderr."""
+
+    def __init__(self, console, schedule: Schedule, labels, sprt, already: int, config: dict):
+        from rich.console import Console, Group  # noqa: PLC0415
+        from rich.live import Live  # noqa: PLC0415
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,  # noqa: PLC0415
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.console = console or Console(stderr=True)
+        self.schedule, self.labels, self.sprt, self.config = schedule, labels, sprt, config
+        self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
+                                 TimeRemainingColumn(), console=self.console)
+        self.task = self.progress.add_task(config["game"], total=schedule.total, completed=already, rate="")
+        self.standings = _Standings()
+        self.live = Live(Group(self.progress, self.standings), console=self.console, refresh_per_second=4,
+                         transient=False)
+        self.t0 = time.perf_counter()
+        self.n = 0
+        self.next_update = 0.0
+        self.cost = 0.0
+
+    def start(self) -> None:
+        self.live.start()
+
+    def advance(self, done: dict, monitor) -> None:
+        self.n += 1
+        now = time.perf_counter()
+        rate = self.n / (now - self.t0) if now > self.t0 else 0.0
+        self.progress.update(self.task, advance=1, rate=f"{rate:.1f} games/s")
+        if now >= self.next_update:
+            self._refresh(done)
+            self.cost = time.perf_counter() - now
+            self.next_update = time.perf_counter() + max(0.5, 10 * self.cost)
+
+    def _refresh(self, done: dict) -> None:
+        from .render import standings_table  # noqa: PLC0415
+
+        s = summarize(self.schedule, self.labels, done, sprt=self.sprt, game=self.config["game"],
+                      games_requested=self.config["games"])
+        self.standings.table = standings_table(s)
+
+    def stop(self) -> None:
+        try:
+            self.live.stop()
+        except Exception:  # noqa: BLE001 - never hide the real error behind the display
+            pass
+
+
+class _Standings:
+    table = ""
+
+    def __rich__(self):
+        return self.table
+
+
+__all__ = ["run_tournament", "play_scheduled", "init_worker", "load_results", "agent_labels",
+           "TournamentError", "default_out_dir", "record_name", "FORMAT"]

@@ -1,0 +1,297 @@
+"""The summary of a tournament: a pure function of its ``results.jsonl`` lines.
+
+Scoring (``docs/tournament.md`` explains it with examples):
+
+* An agent's **outcome** in a game is the mean of the outcomes of the seats it plays
+  (``Result.outcome``: 1 win, 0.5 draw, 0 loss); above 0.5 counts as a win, 0.5 as a draw,
+  below as a loss. In Literature every seat of a team shares the outcome.
+* A **forfeit** (an agent raised or returned an illegal action) scores 0 for every seat of
+  the forfeiting agent (its team, in a team game) and 1 for every other seat; a forfeited
+  game has no points and no length.
+* The **pairwise score** of agent A against B in a game they both play is
+  ``0.5 + (outcome_A - outcome_B) / 2`` (1, 0.5 or 0 in Literature).
+* A **unit** is one deal: A's unit score against B is the mean pairwise score over the games
+  of that deal (for a pair in a team game: the two games, so 0, 0.25, 0.5, 0.75 or 1, the
+  pentanomial model); an agent's own unit score is the mean, over its games of the deal, of
+  its mean pairwise score against the other agents at the table. Only deals whose games are
+  all finished count. Elo and the SPRT use units, which are independent, so the luck of the
+  deal shared by the duplicate games does not inflate the certainty.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+
+from .ratings import Z95, elo_interval, llr_from_counts, sprt_bounds, sprt_verdict, wilson_interval
+from .schedule import Schedule
+
+SUMMARY_FORMAT = "cardmind-tournament-summary/1"
+_EPS = 1e-9
+
+
+def _num(x: float | None, digits: int = 6) -> float | None:
+    """A JSON-safe float: ``None`` for nan and infinities, rounded otherwise."""
+    if x is None or math.isnan(x) or math.isinf(x):
+        return None
+    return round(float(x), digits)
+
+
+def agent_outcomes(line: Mapping, index: Mapping[str, int]) -> dict[int, float]:
+    """``{agent index: mean outcome of its seats}`` for one results line."""
+    sums: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for name, o in zip(line["seats"], line["outcome"]):
+        a = index[name]
+        sums[a] = sums.get(a, 0.0) + o
+        counts[a] = counts.get(a, 0) + 1
+    return {a: sums[a] / counts[a] for a in sorted(sums)}
+
+
+def pair_score(oa: float, ob: float) -> float:
+    """A's pairwise score against B from their outcomes in one game."""
+    return 0.5 + (oa - ob) / 2
+
+
+def _kind(x: float) -> int:
+    """1 win, 0 draw, -1 loss for an outcome or pairwise score."""
+    return 1 if x > 0.5 + _EPS else (-1 if x < 0.5 - _EPS else 0)
+
+
+class _DealIndex:
+    """Which games of a deal involve which agents (from the schedule alone)."""
+
+    def __init__(self, schedule: Schedule):
+        self.schedule = schedule
+        m = schedule.rotations
+        self.agent_offsets: dict[int, list[int]] = {}
+        self.pair_offsets: dict[tuple[int, int], list[int]] = {}
+        for g, group in enumerate(schedule.groups):
+            for r in range(m):
+                off = g * m + r
+                for a in group:
+                    self.agent_offsets.setdefault(a, []).append(off)
+                for i, a in enumerate(group):
+                    for b in group[i + 1:]:
+                        self.pair_offsets.setdefault((a, b), []).append(off)
+
+    def ids(self, deal: int, offsets: Sequence[int]) -> list[int]:
+        base = deal * self.schedule.games_per_deal
+        return [base + o for o in offsets]
+
+
+def _pair_unit(lines: Sequence[Mapping], a: int, b: int, index: Mapping[str, int]) -> float:
+    scores = []
+    for line in lines:
+        o = agent_outcomes(line, index)
+        scores.append(pair_score(o[a], o[b]))
+    return math.fsum(scores) / len(scores)
+
+
+class SprtMonitor:
+    """The GSPRT of agent 0 against agent 1 over deals in schedule order.
+
+    Deals are taken strictly in order, each only once all its games are finished, so the
+    stopping point (and the summary) is the same whatever order games finish in.
+    """
+
+    def __init__(self, schedule: Schedule, labels: Sequence[str], sprt: tuple[float, float],
+                 alpha: float = 0.05, beta: float = 0.05):
+        self.schedule = schedule
+        self.index = {lab: i for i, lab in enumerate(labels)}
+        self.elo0, self.elo1 = sprt
+        self.alpha, self.beta = alpha, beta
+        self.deals = _DealIndex(schedule)
+        m = schedule.rotations
+        self.grid = [k / (2 * m) for k in range(2 * m + 1)]
+        self.counts: dict[float, float] = {}
+        self.next_deal = 0
+        self.llr = 0.0
+        self.verdict: str | None = None
+        self.cutoff: int | None = None  # last deal counted when a verdict was reached
+
+    def update(self, done: Mapping[int, Mapping]) -> bool:
+        """Take in newly finished deals; return True once there is a verdict."""
+        offsets = self.deals.pair_offsets.get((0, 1), [])
+        while self.verdict is None and self.next_deal < self.schedule.deals:
+            ids = self.deals.ids(self.next_deal, offsets)
+            if not all(i in done for i in ids):
+                break
+            u = round(_pair_unit([done[i] for i in ids], 0, 1, self.index), 12)
+            self.counts[u] = self.counts.get(u, 0.0) + 1.0
+            self.llr = llr_from_counts(self.counts, self.elo0, self.elo1, self.grid)
+            self.verdict = sprt_verdict(self.llr, self.alpha, self.beta)
+            if self.verdict is not None:
+                self.cutoff = self.next_deal
+            self.next_deal += 1
+        return self.verdict is not None
+
+    def to_json(self) -> dict:
+        lo, hi = sprt_bounds(self.alpha, self.beta)
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+                "lower_bound": _num(lo), "upper_bound": _num(hi), "llr": _num(self.llr),
+                "verdict": self.verdict, "deals": self.next_deal,
+                "stopped_after_deal": self.cutoff, "tested": "first agent against second"}
+
+
+def counted_ids(schedule: Schedule, done: Mapping[int, Mapping], sprt: tuple[float, float] | None,
+                labels: Sequence[str]) -> tuple[list[int], SprtMonitor | None]:
+    """The ids the summary counts (in order) and the SPRT monitor (or ``None``): every
+    finished scheduled game, or with an SPRT verdict those of the deals up to the verdict."""
+    ids = sorted(i for i in done if 0 <= i < schedule.total)
+    monitor = None
+    if sprt is not None:
+        monitor = SprtMonitor(schedule, labels, sprt)
+        monitor.update(done)
+        if monitor.cutoff is not None:
+            last = (monitor.cutoff + 1) * schedule.games_per_deal
+            ids = [i for i in ids if i < last]
+    return ids, monitor
+
+
+def _stats(values: Sequence[float]) -> dict:
+    if not values:
+        return {"mean": None, "median": None, "min": None, "max": None}
+    return {"mean": _num(statistics.fmean(values), 3), "median": _num(statistics.median(values), 3),
+            "min": min(values), "max": max(values)}
+
+
+def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapping],
+              sprt: tuple[float, float] | None = None, specs: Sequence[str] | None = None,
+              game: str | None = None, options: Mapping | None = None, seed: int | None = None,
+              games_requested: int | None = None) -> dict:
+    """The summary dict of the finished games ``done`` (``{id: results line}``).
+
+    Deterministic: it depends only on the lines of the counted ids, taken in id order, so
+    it is the same for any number of jobs and any completion order. (The runner adds a
+    ``timing`` entry, the only part that varies.)
+    """
+    index = {lab: i for i, lab in enumerate(labels)}
+    k = len(labels)
+    ids, monitor = counted_ids(schedule, done, sprt, labels)
+    counted = {i: done[i] for i in ids}
+
+    wins = [0] * k
+    draws = [0] * k
+    losses = [0] * k
+    decided = [0] * k
+    points: list[list[float]] = [[] for _ in range(k)]
+    forfeits = [0] * k
+    reasons: list[list[str]] = [[] for _ in range(k)]
+    pair_wdl: dict[tuple[int, int], list[int]] = {}
+    actions_len, events_len = [], []
+    n_forfeit = n_error = 0
+    for i in ids:
+        line = counted[i]
+        o = agent_outcomes(line, index)
+        for a, x in o.items():
+            kind = _kind(x)
+            if kind > 0:
+                wins[a] += 1
+            elif kind < 0:
+                losses[a] += 1
+            else:
+                draws[a] += 1
+        for ai, a in enumerate(o):
+            for b in list(o)[ai + 1:]:
+                w = pair_wdl.setdefault((a, b), [0, 0, 0])
+                w[1 - _kind(pair_score(o[a], o[b]))] += 1
+        if line.get("forfeit_agent") is not None:
+            n_forfeit += 1
+            f = index[line["forfeit_agent"]]
+            forfeits[f] += 1
+            if len(reasons[f]) < 3 and line.get("reason") not in reasons[f]:
+                reasons[f].append(line.get("reason", ""))
+        elif line.get("error"):
+            n_error += 1
+        if line.get("scores") is not None:
+            by_agent: dict[int, list[float]] = {}
+            for name, sc in zip(line["seats"], line["scores"]):
+                by_agent.setdefault(index[name], []).append(sc)
+            for a, scs in by_agent.items():
+                points[a].append(math.fsum(scs) / len(scs))
+            actions_len.append(sum(line["actions"]))
+            events_len.append(line["events"])
+
+    # units: one per deal whose relevant games are all counted
+    deals = _DealIndex(schedule)
+    n_deals = (ids[-1] // schedule.games_per_deal + 1) if ids else 0
+    agent_units: list[list[float]] = [[] for _ in range(k)]
+    pair_units: dict[tuple[int, int], list[float]] = {p: [] for p in deals.pair_offsets}
+    for d in range(n_deals):
+        for a in range(k):
+            gids = deals.ids(d, deals.agent_offsets.get(a, []))
+            if gids and all(g in counted for g in gids):
+                per_game = []
+                for g in gids:
+                    o = agent_outcomes(counted[g], index)
+                    opp = [pair_score(o[a], o[b]) for b in o if b != a]
+                    per_game.append(math.fsum(opp) / len(opp))
+                agent_units[a].append(math.fsum(per_game) / len(per_game))
+        for (a, b), offs in deals.pair_offsets.items():
+            gids = deals.ids(d, offs)
+            if all(g in counted for g in gids):
+                pair_units[(a, b)].append(_pair_unit([counted[g] for g in gids], a, b, index))
+
+    agents = {}
+    for a, lab in enumerate(labels):
+        n = wins[a] + draws[a] + losses[a]
+        score = wins[a] + 0.5 * draws[a]
+        dec = wins[a] + losses[a]
+        decided[a] = dec
+        elo, (lo, hi), mean_u, se_u = elo_interval(agent_units[a])
+        agents[lab] = {
+            "spec": specs[a] if specs else lab,
+            "games": n, "wins": wins[a], "draws": draws[a], "losses": losses[a],
+            "score": score,
+            "win_rate": _num(score / n) if n else None,
+            "win_rate_ci95": [_num(x) for x in wilson_interval(score, n)] if n else [None, None],
+            "decided_games": dec,
+            "decided_win_rate": _num(wins[a] / dec) if dec else None,
+            "decided_win_rate_ci95": [_num(x) for x in wilson_interval(wins[a], dec)] if dec else [None, None],
+            "points_per_game": _num(statistics.fmean(points[a]), 4) if points[a] else None,
+            "points_games": len(points[a]),
+            "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
+            "units": len(agent_units[a]), "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
+            "forfeits": forfeits[a], "forfeit_reasons": reasons[a],
+        }
+
+    pairs = []
+    for (a, b), units in sorted(pair_units.items()):
+        w = pair_wdl.get((a, b), [0, 0, 0])
+        elo, (lo, hi), mean_u, se_u = elo_interval(units)
+        dist: dict[float, int] = {}
+        for u in units:
+            key = round(u, 6)
+            dist[key] = dist.get(key, 0) + 1
+        pairs.append({
+            "agents": [labels[a], labels[b]], "games": sum(w), "wins": w[0], "draws": w[1], "losses": w[2],
+            "units": len(units), "unit_scores": {f"{v:g}": c for v, c in sorted(dist.items())},
+            "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
+            "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
+        })
+
+    sprt_json = monitor.to_json() if monitor is not None else None
+    complete = len(ids) == schedule.total or (monitor is not None and monitor.verdict is not None)
+    return {
+        "format": SUMMARY_FORMAT,
+        "game": game, "options": dict(options) if options is not None else None, "seed": seed,
+        "games": len(ids),
+        "games_requested": games_requested, "games_scheduled": schedule.total,
+        "games_finished": sum(1 for i in done if 0 <= i < schedule.total),
+        "deals": schedule.deals, "games_per_deal": schedule.games_per_deal, "complete": complete,
+        "schedule": {
+            "kind": "teams" if schedule.teams is not None else "free-for-all",
+            "seat_teams": list(schedule.teams) if schedule.teams is not None else None,
+            "groups": [[labels[a] for a in g] for g in schedule.groups],
+            "rotations": schedule.rotations,
+        },
+        "draws": "win_rate counts a draw as half a win; decided_win_rate leaves draws out",
+        "confidence": 0.95, "z": Z95,
+        "agents": agents,
+        "pairs": pairs,
+        "forfeits": n_forfeit, "errors": n_error,
+        "game_length": {"games": len(actions_len), "actions": _stats(actions_len), "events": _stats(events_len)},
+        "sprt": sprt_json,
+    }
