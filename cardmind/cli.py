@@ -5,6 +5,7 @@ Subcommands::
     cardmind hint RECORD [--seat N] [--upto LINE] [--json] [--asks K]
     cardmind belief RECORD [--seat N] [--upto LINE] [--json]
     cardmind validate RECORD [--seat N]
+    cardmind engine [--allow-agent-import] [--max-sessions N]
 
 Errors on bad input print ``cardmind: error: file:line: reason`` on stderr and exit with
 status 2; nothing is printed on stdout then.
@@ -52,6 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check a record: format, rules and (for a player's record) consistency")
     p.add_argument("record")
     p.add_argument("--seat", type=int, default=None, help="also check the view of this seat")
+
+    from .protocol.engine import add_engine_args  # noqa: PLC0415
+
+    p = sub.add_parser("engine", help="the engine protocol: JSON Lines on stdin/stdout for frontends (docs/protocol.md)")
+    add_engine_args(p)
 
     from .tournament.cli import add_parser as add_tournament_parser  # noqa: PLC0415
 
@@ -136,6 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_belief(args)
         if args.command == "validate":
             return cmd_validate(args)
+        if args.command == "engine":
+            from .protocol.engine import run_engine  # noqa: PLC0415
+
+            return run_engine(args)
         if args.command == "tournament":
             from .tournament.cli import run as cmd_tournament  # noqa: PLC0415
 
