@@ -12,3 +12,4 @@ def load_all() -> None:
         return
     _LOADED = True
     from . import literature  # noqa: F401, PLC0415
+    from . import gofish  # noqa: F401, PLC0415

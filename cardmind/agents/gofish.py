@@ -1,0 +1,39 @@
+"""Go Fish players: ``gofish-random`` (a uniformly random legal action).
+
+Registered as ``gofish-random`` for now: the name ``random`` belongs to the Literature
+player in the agent registry, which is keyed by name only. Import this module (or name the
+agent ``cardmind.agents.gofish:GoFishRandomAgent``) to use it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..games.gofish import GoFishState
+from .base import Agent, register_agent
+
+
+@register_agent
+class GoFishRandomAgent(Agent):
+    """A uniformly random legal action of its seat's view: in phase 1 an ask (any rank it
+    holds, any other player with cards), the card it hands over when asked (``give: "one"``),
+    its dealt books, and in phase 2 an ask for any book it does not hold from any player
+    holding books."""
+
+    name = "gofish-random"
+    games = ("gofish",)
+    state: GoFishState
+
+    def act(self, rng: np.random.Generator):
+        """A uniformly random legal action.
+
+        Raises:
+            RuntimeError: the view offers no legal action (the referee asked out of turn).
+        """
+        actions = self.state.legal_actions(self.seat)
+        if not actions:
+            raise RuntimeError(f"seat {self.seat} has no legal action now")
+        return actions[int(rng.integers(len(actions)))]
+
+
+__all__ = ["GoFishRandomAgent"]

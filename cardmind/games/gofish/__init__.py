@@ -1,0 +1,136 @@
+"""Bulgarian Go Fish ("Mind your own business"): options, deal and states.
+
+Sources: ``shared/seeds/gofish-bulgarian.en.txt`` (and the Bulgarian original),
+``shared/spec/rules.md`` (Go Fish) and ``shared/spec/records.md`` (Go Fish events); every
+rule as implemented, with the decisions taken where the texts are silent, is in
+``docs/gofish.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core import Game, register
+from ...errors import IllegalAction
+from . import notation
+from .notation import Ask, AskBook, Give, LayBooks
+from .rules import (OPTION_SPECS, check_options, deck_cards, game_ranks, game_suits, next_seat,
+                    rank_cards, sort_hand, stock_size)
+from .state import GoFishState
+
+
+class GoFishGame(Game):
+    """Bulgarian Go Fish for 2-6 players (rules.md options: ``players``, ``give``,
+    ``books_face_up``, ``phase2``, ``ranks``, ``suits``, ``hand``).
+
+    A complete record's header carries ``hands`` (each seat's dealt cards) and ``stock`` (the
+    undealt cards in the order they are drawn); a player's record carries ``observer`` and
+    ``hand`` only.
+    """
+
+    name = "gofish"
+    title = "Bulgarian Go Fish (Mind your own business)"
+    option_specs = OPTION_SPECS
+    header_schema = notation.HEADER_SCHEMA
+
+    def check_options(self, options: dict) -> None:
+        """Reject a deal that needs more cards than the deck has (see :func:`.rules.check_options`)."""
+        check_options(options)
+
+    def num_seats(self, options: dict) -> int:
+        """The ``players`` option."""
+        return options["players"]
+
+    def observer_header(self, header: Mapping[str, Any], seat: int) -> dict:
+        """``{"observer": seat, "hand": [...]}`` (never the stock)."""
+        return {"observer": seat, "hand": list(header["hands"][seat])}
+
+    def deal(self, options: dict, rng: np.random.Generator) -> dict:
+        """Shuffle the deck with ``rng``; deal ``hand`` cards to each seat round-robin from
+        seat 0; the rest is the stock, drawn from its first card.
+
+        Returns:
+            ``{"hands": [[card, ...] per seat (sorted by rank, then suit)], "stock": [card, ...]}``.
+        """
+        cards = deck_cards(options)
+        order = rng.permutation(len(cards))
+        shuffled = [cards[k] for k in order]
+        n, h = options["players"], options["hand"]
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for i in range(n * h):
+            hands[i % n].append(shuffled[i])
+        return {"hands": [sort_hand(x) for x in hands], "stock": shuffled[n * h:]}
+
+    def new_state(self, options: dict, header: Mapping[str, Any]) -> GoFishState:
+        """The state before the first event, checking the deal.
+
+        A header with ``hands`` is complete and must have ``stock``; a header with
+        ``observer`` and ``hand`` alone gives that seat's view (a ``stock`` key beside them is
+        ignored: a player does not know the stock).
+
+        Raises:
+            IllegalAction: (rule ``deal``) hands of the wrong number or size, cards not in the
+                deck or dealt twice, a stock that is missing or does not hold exactly the rest
+                of the deck, or an observer hand that differs from ``hands``.
+        """
+        players, size = options["players"], options["hand"]
+        in_deck = set(deck_cards(options))
+        hands = header.get("hands")
+        observer = header.get("observer")
+        hand = header.get("hand")
+
+        def check_cards(what: str, cards, n: int | None) -> None:
+            if n is not None and len(cards) != n:
+                raise IllegalAction("deal", f"{what} has {len(cards)} cards; the deal gives {n}")
+            for c in cards:
+                if c not in in_deck:
+                    raise IllegalAction("deal", f"{what} has {c}, which is not in the deck "
+                                                f"(ranks {game_ranks(options)}, suits {game_suits(options)})")
+            dup = [c for c, k in Counter(cards).items() if k > 1]
+            if dup:
+                raise IllegalAction("deal", f"{what} has {dup[0]} twice")
+
+        if observer is not None and not 0 <= observer < players:
+            raise IllegalAction("deal", f"observer {observer} is not a seat (0-{players - 1})")
+        if hands is not None:
+            if len(hands) != players:
+                raise IllegalAction("deal", f"{len(hands)} hands given for {players} players")
+            for s, h in enumerate(hands):
+                check_cards(f"seat {s}'s hand", h, size)
+            stock = header.get("stock")
+            if stock is None:
+                raise IllegalAction("deal", "a complete Go Fish record needs 'stock' (the undealt cards "
+                                            "in draw order)")
+            check_cards("the stock", stock, stock_size(options))
+            seen = Counter(c for h in list(hands) + [stock] for c in h)
+            twice = [c for c, k in seen.items() if k > 1]
+            if twice:
+                raise IllegalAction("deal", f"{twice[0]} is dealt more than once (hands and stock)")
+            if observer is not None and hand is not None and sorted(hand) != sorted(hands[observer]):
+                raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
+            return GoFishState(self, options, [list(h) for h in hands], list(stock), observer=None)
+        if observer is None or hand is None:
+            raise IllegalAction("deal", "a record needs 'hands' and 'stock', or 'observer' and 'hand'")
+        check_cards(f"seat {observer}'s hand", hand, size)
+        return GoFishState(self, options, [hand if s == observer else None for s in range(players)],
+                           None, observer=observer)
+
+    def event_schema(self) -> dict[str, dict[str, str]]:
+        """Go Fish event keys and kinds (``records.md``): ``ask``, ``draw``, ``book``, ``ask_book``."""
+        return notation.EVENT_SCHEMA
+
+    def action_from_json(self, obj: Mapping[str, Any]):
+        """Parse an ``ask``/``give``/``lay_books``/``ask_book`` action object (see :mod:`.notation`)."""
+        return notation.action_from_json(obj)
+
+
+GAME = register(GoFishGame())
+
+__all__ = [
+    "GAME", "GoFishGame", "GoFishState", "Ask", "AskBook", "Give", "LayBooks",
+    "deck_cards", "game_ranks", "game_suits", "rank_cards", "next_seat", "stock_size",
+]
