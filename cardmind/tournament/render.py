@@ -19,7 +19,19 @@ def _ci(pair, fmt) -> str:
 
 
 def _elo(x) -> str:
-    return f"{x:+.0f}"
+    r = round(x)
+    return "0" if r == 0 else f"{r:+d}"
+
+
+def _elo_cell(a: dict) -> str:
+    """Elo and interval; an Elo that is infinite (every unit won or lost) shows as ±inf."""
+    if a["elo"] is not None:
+        elo = _elo(a["elo"])
+    elif a.get("mean_unit_score") is not None:
+        elo = "+inf" if a["mean_unit_score"] >= 0.5 else "-inf"
+    else:
+        return "-"
+    return f"{elo} {_ci(a['elo_ci95'], _elo)}".strip()
 
 
 def standings_table(summary: dict):
@@ -37,11 +49,10 @@ def standings_table(summary: dict):
     t.add_column("forfeits", justify="right")
     rows = sorted(summary["agents"].items(), key=lambda kv: -(kv[1]["win_rate"] or 0.0))
     for name, a in rows:
-        elo = "-" if a["elo"] is None else _elo(a["elo"])
         t.add_row(name, str(a["games"]), f"{a['wins']}-{a['draws']}-{a['losses']}",
                   f"{_pct(a['win_rate'])} {_ci(a['win_rate_ci95'], _pct)}",
                   _pct(a["decided_win_rate"]),
-                  f"{elo} {_ci(a['elo_ci95'], _elo)}",
+                  _elo_cell(a),
                   "-" if a["points_per_game"] is None else f"{a['points_per_game']:.2f}",
                   str(a["forfeits"]))
     parts = [t]
@@ -50,9 +61,8 @@ def standings_table(summary: dict):
         for col in ("pair", "games", "W-D-L", "Elo (95% CI)"):
             p.add_column(col, justify="left" if col == "pair" else "right")
         for pr in summary["pairs"]:
-            elo = "-" if pr["elo"] is None else _elo(pr["elo"])
             p.add_row(" vs ".join(pr["agents"]), str(pr["games"]), f"{pr['wins']}-{pr['draws']}-{pr['losses']}",
-                      f"{elo} {_ci(pr['elo_ci95'], _elo)}")
+                      _elo_cell(pr))
         parts.append(p)
     s = summary.get("sprt")
     if s:

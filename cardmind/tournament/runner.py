@@ -425,6 +425,7 @@ def _timing(schedule: Schedule, done: dict[int, dict], labels: Sequence[str], sp
             moves[name] += a
     return {
         "jobs": jobs, "play_seconds": round(play, 3), "games_this_run": played,
+        "games_finished": sum(1 for i in done if 0 <= i < schedule.total),
         "games_per_second": round(played / play, 3) if play > 0 and played else None,
         "mean_game_seconds": round(game_wall / len(counted), 6) if counted else None,
         "think_ms_per_move": {lab: (round(1000 * think[lab] / moves[lab], 4) if moves[lab] else None)

@@ -279,7 +279,6 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
         "game": game, "options": dict(options) if options is not None else None, "seed": seed,
         "games": len(ids),
         "games_requested": games_requested, "games_scheduled": schedule.total,
-        "games_finished": sum(1 for i in done if 0 <= i < schedule.total),
         "deals": schedule.deals, "games_per_deal": schedule.games_per_deal, "complete": complete,
         "schedule": {
             "kind": "teams" if schedule.teams is not None else "free-for-all",

@@ -1,0 +1,258 @@
+"""End-to-end tournaments (random agents, 6-player Literature, a few games each).
+
+Agents used here besides ``random``: :class:`IllegalAgent` (asks a teammate, which the
+rules forbid) and :class:`RaisingAgent` (raises when it must act), named as
+``tests.test_tournament:Class`` the way authors bring their own agents.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+
+import pytest
+
+from cardmind.agents.literature import RandomAgent
+from cardmind.cli import main
+from cardmind.games.literature import Ask
+from cardmind.records import read_record
+from cardmind.tournament import load_results, run_tournament
+from cardmind.tournament.runner import TournamentError
+
+ILLEGAL = "tests.test_tournament:IllegalAgent"
+RAISING = "tests.test_tournament:RaisingAgent"
+OPTS = {"players": 6}
+
+
+class IllegalAgent(RandomAgent):
+    """Asks its left-hand teammate for a card: always illegal."""
+
+    name = "test-illegal"
+
+    def act(self, rng):
+        forced = self.forced_choice(rng)
+        if forced is not None:
+            return forced
+        return Ask(self.seat, (self.seat + 2) % self.state.players, "AS")
+
+
+class RaisingAgent(RandomAgent):
+    """Raises whenever it is on turn."""
+
+    name = "test-raising"
+
+    def act(self, rng):
+        raise RuntimeError("boom")
+
+
+def _strip(summary: dict) -> dict:
+    s = json.loads(json.dumps(summary))
+    s.pop("timing")
+    s.pop("out_dir")
+    return s
+
+
+def _lines(path):
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    """8 random-vs-random games with one job: the reference run."""
+    out = tmp_path_factory.mktemp("base")
+    summary = run_tournament("literature", ["random", "random"], games=8, jobs=1, seed=11, out_dir=out, options=OPTS)
+    return out, summary
+
+
+def test_outputs_exist_with_the_listed_keys(baseline):
+    out, summary = baseline
+    on_disk = json.loads((out / "summary.json").read_text())
+    assert on_disk == summary
+    for key in ("games", "agents", "pairs", "game_length", "forfeits", "sprt", "timing", "schedule"):
+        assert key in on_disk
+    assert on_disk["games"] == 8 and on_disk["complete"] is True
+    assert list(on_disk["agents"]) == ["random", "random#2"]
+    for a in on_disk["agents"].values():
+        for key in ("wins", "draws", "losses", "win_rate", "win_rate_ci95", "decided_win_rate", "elo", "elo_ci95",
+                    "points_per_game", "forfeits"):
+            assert key in a
+        assert a["wins"] + a["draws"] + a["losses"] == 8
+        lo, hi = a["win_rate_ci95"]
+        assert 0 <= lo <= a["win_rate"] <= hi <= 1
+        assert a["units"] == 4  # 4 deals, each one duplicate unit
+        assert 3 <= a["points_per_game"] <= 6  # 9 sets: the winners have 5 or more
+    r, r2 = on_disk["agents"]["random"], on_disk["agents"]["random#2"]
+    assert r["wins"] == r2["losses"] and r["elo"] == pytest.approx(-r2["elo"])
+    assert on_disk["game_length"]["games"] == 8 and on_disk["game_length"]["actions"]["min"] > 9
+    assert set(on_disk["timing"]["think_ms_per_move"]) == {"random", "random#2"}
+    png = (out / "summary.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    import matplotlib.image
+
+    img = matplotlib.image.imread(out / "summary.png")
+    assert img.ndim == 3 and img.shape[0] > 100 and img.shape[1] > 500
+
+
+def test_results_lines_and_complete_records(baseline):
+    out, _ = baseline
+    lines = _lines(out / "results.jsonl")
+    assert sorted(x["id"] for x in lines) == list(range(8))
+    by_id = {x["id"]: x for x in lines}
+    for gid, line in by_id.items():
+        rec = read_record(out / line["record"])  # replays the rules
+        assert rec.is_complete and len(rec.events) == line["events"]
+        assert rec.header["names"] == line["seats"]
+        assert line["outcome"] in ([1.0, 0.0] * 3, [0.0, 1.0] * 3)
+    # duplicate deals: games 2k and 2k+1 have the same hands with the agents swapped
+    for d in range(4):
+        a, b = by_id[2 * d], by_id[2 * d + 1]
+        ra, rb = read_record(out / a["record"], replay_rules=False), read_record(out / b["record"], replay_rules=False)
+        assert ra.header["hands"] == rb.header["hands"]
+        assert a["seats"] == ["random", "random#2"] * 3 and b["seats"] == ["random#2", "random"] * 3
+    assert by_id[0]["deal"] == by_id[1]["deal"] == 0 and by_id[2]["deal"] == 1
+    hands = [read_record(out / by_id[2 * d]["record"], replay_rules=False).header["hands"] for d in range(4)]
+    assert len({json.dumps(h) for h in hands}) == 4  # different deals
+
+
+def test_summary_independent_of_jobs(baseline, tmp_path):
+    out, summary = baseline
+    two = run_tournament("literature", ["random", "random"], games=8, jobs=2, seed=11, out_dir=tmp_path, options=OPTS)
+    assert _strip(two) == _strip(summary)
+    a = {x["id"]: x for x in _lines(out / "results.jsonl")}
+    b = {x["id"]: x for x in _lines(tmp_path / "results.jsonl")}
+    assert a.keys() == b.keys()
+    for gid in a:
+        for key in ("seats", "outcome", "scores", "actions", "events"):
+            assert a[gid][key] == b[gid][key]
+        assert (out / a[gid]["record"]).read_text() == (tmp_path / b[gid]["record"]).read_text()
+
+
+def test_another_seed_gives_other_deals(baseline, tmp_path):
+    out, _ = baseline
+    run_tournament("literature", ["random", "random"], games=2, jobs=1, seed=12, out_dir=tmp_path, options=OPTS)
+    assert (out / "records/game-000000.jsonl").read_text() != (tmp_path / "records/game-000000.jsonl").read_text()
+
+
+def test_resume_after_kill_loses_and_repeats_nothing(baseline, tmp_path):
+    out, summary = baseline
+    full = (out / "results.jsonl").read_bytes().splitlines(keepends=True)
+    # a run killed after 3 results and in the middle of writing the 4th
+    (tmp_path / "records").mkdir()
+    shutil.copy(out / "config.json", tmp_path / "config.json")
+    (tmp_path / "results.jsonl").write_bytes(b"".join(full[:3]) + full[3][: len(full[3]) // 2])
+    kept = {json.loads(x)["id"]: json.loads(x) for x in full[:3]}
+    for gid in kept:
+        shutil.copy(out / kept[gid]["record"], tmp_path / kept[gid]["record"])
+    assert len(load_results(tmp_path / "results.jsonl")) == 3
+    # without --resume the folder is refused
+    with pytest.raises(TournamentError, match="--resume"):
+        run_tournament("literature", ["random", "random"], games=8, jobs=1, seed=11, out_dir=tmp_path, options=OPTS)
+    # resuming with another seed is refused
+    with pytest.raises(TournamentError, match="seed"):
+        run_tournament("literature", ["random", "random"], games=8, seed=12, out_dir=tmp_path, options=OPTS,
+                       resume=True)
+    resumed = run_tournament("literature", ["random", "random"], games=8, jobs=2, seed=11, out_dir=tmp_path,
+                             options=OPTS, resume=True)
+    lines = _lines(tmp_path / "results.jsonl")  # every line is whole JSON again
+    ids = [x["id"] for x in lines]
+    assert sorted(ids) == list(range(8)) and len(ids) == 8  # nothing lost, nothing repeated
+    assert resumed["timing"]["games_this_run"] == 5
+    for x in lines[:3]:
+        assert x == kept[x["id"]]  # the finished games were not replayed
+    assert _strip(resumed) == _strip(summary)
+    # resuming a finished tournament plays nothing and gives the same summary
+    again = run_tournament("literature", ["random", "random"], games=8, seed=11, out_dir=tmp_path, options=OPTS,
+                           resume=True)
+    assert again["timing"]["games_this_run"] == 0 and _strip(again) == _strip(summary)
+    # extending it with more games keeps the first 8
+    more = run_tournament("literature", ["random", "random"], games=10, seed=11, out_dir=tmp_path, options=OPTS,
+                          resume=True)
+    assert more["games"] == 10 and more["timing"]["games_this_run"] == 2
+
+
+def test_load_results_tolerates_only_a_broken_last_line(tmp_path):
+    p = tmp_path / "results.jsonl"
+    p.write_text('{"id": 0}\n{"id": 1}\n{"id": 2, "seat')
+    assert sorted(load_results(p, repair=True)) == [0, 1]
+    assert p.read_text() == '{"id": 0}\n{"id": 1}\n'
+    p.write_text('{"id": 0}\n{"id": 1\n{"id": 2}\n')
+    with pytest.raises(TournamentError, match="middle"):
+        load_results(p)
+
+
+def test_forfeits_are_counted_and_the_tournament_goes_on(tmp_path):
+    s = run_tournament("literature", ["random", ILLEGAL, RAISING], games=6, jobs=1, seed=3, out_dir=tmp_path,
+                       options=OPTS)
+    assert s["games"] == 6  # one deal, three pairings, both team assignments
+    ill, rai, rnd = s["agents"][ILLEGAL], s["agents"][RAISING], s["agents"]["random"]
+    assert rnd["forfeits"] == 0 and rnd["wins"] == 4 and rnd["losses"] == 0
+    assert ill["forfeits"] + rai["forfeits"] == 6 == s["forfeits"]
+    assert ill["forfeits"] >= 2 and rai["forfeits"] >= 2  # every game against random
+    assert ill["wins"] + rai["wins"] == 2  # their mutual games: whoever acts first forfeits
+    assert any("illegal action" in r and "ask-teammate" in r for r in ill["forfeit_reasons"])
+    assert any("RuntimeError: boom" in r for r in rai["forfeit_reasons"])
+    for line in _lines(tmp_path / "results.jsonl"):
+        f = line["forfeit"]
+        assert f is not None and line["forfeit_agent"] == line["seats"][f]
+        assert line["scores"] is None
+        assert [line["outcome"][s] for s in range(6) if s % 2 == f % 2] == [0.0] * 3  # its team loses
+        assert [line["outcome"][s] for s in range(6) if s % 2 != f % 2] == [1.0] * 3
+        assert (tmp_path / line["record"]).exists()
+    assert rnd["elo"] is None  # won every unit: +inf, written as null
+    assert s["pairs"][0]["agents"] == ["random", ILLEGAL] and s["pairs"][0]["wins"] == 2
+
+
+def test_sprt_stops_early_with_a_verdict_independent_of_jobs(tmp_path):
+    args = dict(games=40, seed=5, options=OPTS, sprt=(0, 100))
+    one = run_tournament("literature", ["random", RAISING], jobs=1, out_dir=tmp_path / "j1", **args)
+    two = run_tournament("literature", ["random", RAISING], jobs=2, out_dir=tmp_path / "j2", **args)
+    sp = one["sprt"]
+    assert sp["verdict"] == "H1" and sp["llr"] >= sp["upper_bound"]
+    assert one["games"] < 40 and one["games"] == 2 * (sp["stopped_after_deal"] + 1)
+    assert one["complete"] is True
+    assert _strip(one) == _strip(two)
+    finished = load_results(tmp_path / "j1" / "results.jsonl")
+    assert len(finished) == one["games"]  # one job plays nothing past the verdict
+    with pytest.raises(TournamentError, match="two agents"):
+        run_tournament("literature", ["random", "random", "random"], out_dir=tmp_path / "x", **args)
+
+
+def test_bad_requests_are_refused(tmp_path):
+    with pytest.raises(TournamentError, match="unknown agent"):
+        run_tournament("literature", ["random", "nosuchagent"], games=2, out_dir=tmp_path)
+    with pytest.raises(TournamentError, match="cannot import"):
+        run_tournament("literature", ["random", "no.such.module:X"], games=2, out_dir=tmp_path)
+    with pytest.raises(TournamentError, match="no setting"):
+        run_tournament("literature", ["random", "random"], games=2, out_dir=tmp_path, settings={"random": {"x": 1}})
+    with pytest.raises(TournamentError, match="at least two"):
+        run_tournament("literature", ["random"], games=2, out_dir=tmp_path)
+
+
+def test_cli_runs_and_reports_errors(tmp_path, capsys):
+    out = tmp_path / "cli"
+    rc = main(["tournament", "literature", "--agents", "random,random", "--games", "2", "--jobs", "1", "--seed", "4",
+               "--out", str(out), "--options", '{"players": 6}', "--quiet", "--json"])
+    assert rc == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games"] == 2 and captured.err == ""
+    assert (out / "summary.json").exists() and (out / "summary.png").exists()
+    rc = main(["tournament", "literature", "--agents", "random,random", "--games", "2", "--out", str(out), "--quiet"])
+    assert rc == 2 and "--resume" in capsys.readouterr().err
+    rc = main(["tournament", "literature", "--agents", "random,random", "--options", '{"players": 7}',
+               "--out", str(tmp_path / "o"), "--quiet"])
+    assert rc == 2 and "players" in capsys.readouterr().err
+    rc = main(["tournament", "literature", "--agents", "random,random", "--games", "2", "--out", str(out),
+               "--seed", "4", "--quiet", "--resume"])
+    assert rc == 0 and "random#2" in capsys.readouterr().out
+
+
+def test_progress_display_shows_standings(tmp_path):
+    from rich.console import Console
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=140)
+    run_tournament("literature", ["random", "random"], games=2, seed=1, out_dir=tmp_path, options=OPTS,
+                   quiet=False, console=console)
+    text = buf.getvalue()
+    assert "random#2" in text and "W-D-L" in text and "2/2" in text
