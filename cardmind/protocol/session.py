@@ -346,11 +346,10 @@ class Session:
     def describe(self) -> dict[str, Any]:
         """What the session is: ``session`` keys of the ``new`` reply."""
         out = {"role": self.role, "game": self.game.name, "options": dict(self.options),
-               "seats": self.num_seats, "seat": self.seat, "header": dict(self.header)}
+               "seats": self.num_seats, "seat": self.seat, "header": dict(self.header), "seed": self.seed}
         if self.role == "player":
             out["agent"] = self.agent_spec
             out["settings"] = dict(self.agent.settings) if self.agent is not None else None
-            out["seed"] = self.seed
             out["check"] = self.check
             out["tracker"] = self.tracker is not None if self.check else None
         return out
