@@ -443,6 +443,8 @@ class GoFishState(State):
 
     def _check_action(self, action) -> None:
         if isinstance(action, Ask):
+            if self.pending is not None:
+                raise IllegalAction("pending-give", f"seat {self.pending['target']} must first hand over a card")
             self._check_ask(action.asker, action.target, action.rank)
         elif isinstance(action, Give):
             self._check_live()
