@@ -748,3 +748,33 @@ def test_random_agent_registration_and_choice():
     other = GoFishRandomAgent(G, 1, o, {"observer": 1, "hand": SMALL_HANDS[1]})
     with pytest.raises(RuntimeError):
         other.act(np.random.default_rng(0))
+
+
+# ---------------------------------------------------------------------------- examples and docs
+def test_example_records():
+    from .conftest import ROOT
+
+    full = read_record(ROOT / "examples" / "gofish-4p-complete.jsonl")
+    mine = read_record(ROOT / "examples" / "gofish-4p.jsonl")
+    assert full.is_complete and full.options == opts()
+    assert mine.observer == 1 and "stock" not in mine.header and len(mine.events) == 40
+    assert mine.events == _player_record(full, 1).events[:40]
+    assert mine.header == _player_record(full, 1).header
+    assert replay(full).result().outcome == (0.0, 0.5, 0.5, 0.5)
+    v = replay(mine)
+    assert not v.is_over() and v.to_move() is not None
+
+
+def test_docs_example_is_a_legal_game_and_its_player_record():
+    from .conftest import ROOT
+
+    text = (ROOT / "docs" / "gofish.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```json\n")[1:]]
+    records = [loads_record(b) for b in blocks if b.startswith('{"format"')]
+    assert len(records) == 2
+    full, mine = records
+    assert replay(full).result().outcome == (1.0, 0.0, 0.0)
+    assert replay(full).result().detail["phase1_books"] == [1, 2, 1]
+    assert mine.events == _player_record(full, 1).events and mine.header == _player_record(full, 1).header
+    assert replay(mine).book_at == {"5": 0, "4": 0, "2": 0}    # seat 0 took them; its own 3s stay hidden
+    assert replay(mine).hidden_books == [1, 0, 0]
