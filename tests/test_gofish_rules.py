@@ -778,3 +778,13 @@ def test_docs_example_is_a_legal_game_and_its_player_record():
     assert mine.events == _player_record(full, 1).events and mine.header == _player_record(full, 1).header
     assert replay(mine).book_at == {"5": 0, "4": 0, "2": 0}    # seat 0 took them; its own 3s stay hidden
     assert replay(mine).hidden_books == [1, 0, 0]
+
+
+def test_complete_state_cut_mid_move_advances_forced_events():
+    st = feed(small_game(), SMALL_EVENTS[:1])           # refused: seat 0's draw is due
+    assert st.expected_draw() == 0 and st.legal_actions(0) == []
+    assert rule_of(st.apply_action, Ask(0, 1, "2")) == "rank-booked"   # judged after 2D and the 2 book
+    assert st.history == SMALL_EVENTS[:1]                                  # nothing applied
+    assert st.apply_action(Ask(0, 1, "3")) == SMALL_EVENTS[1:5]
+    st = feed(small_game(), SMALL_EVENTS[:2])           # the 2 book is due
+    assert st.to_move() == 0 and st.advance() == [book(0, "2")] and st.advance() == []

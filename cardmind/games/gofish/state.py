@@ -596,6 +596,10 @@ class GoFishState(State):
         """
         if not self.is_complete() or self.stock is None:
             raise ValueError("only a complete state (every hand and the stock) can resolve actions")
+        if self.window is not None or (self.must_draw is not None and self.pending is None):
+            trial = self.copy()          # judge the action after the forced events, without
+            trial.advance()              # applying them when it is illegal
+            trial.check_action(action)
         events = self.advance()
         self.check_action(action)
         if isinstance(action, Ask):
