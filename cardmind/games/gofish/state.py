@@ -46,7 +46,6 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from ...cards import RANKS, rank_of
 from ...core import Event, Result, State
 from ...errors import IllegalAction
 from .notation import Ask, AskBook, Give, LayBooks
@@ -865,4 +864,4 @@ _DRAW_REASONS = {
     "no-target": "it is on turn and nobody else holds cards",
 }
 
-__all__ = ["GoFishState", "RANKS", "rank_of"]
+__all__ = ["GoFishState"]
