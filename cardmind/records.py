@@ -90,7 +90,7 @@ class Record:
         n = self.game.num_seats(self.options)
         if not 0 <= seat < n:
             raise CardmindError(f"seat {seat} is not a seat of this game (0-{n - 1})")
-        header = {k: v for k, v in self.header.items() if k not in ("hands", "observer", "hand")}
+        header = {k: v for k, v in self.header.items() if k in ("format", "game", "options", "names")}
         header.update(self.game.observer_header(self.header, seat))
         state = self.game.new_state(self.options, self.header)
         events = []
