@@ -480,8 +480,6 @@ def test_complete_record_roundtrip_and_player_records():
     assert v.book_at == {"2": 0, "4": 1, "3": 0, "5": 0}
 
 
-@pytest.mark.xfail(strict=True, reason="records.Record.for_seat keeps game-specific header keys; the "
-                                       "stock must not reach a player's record (shared change needed)")
 def test_for_seat_drops_the_stock():
     rec = make_record(header(SMALL_HANDS, SMALL_STOCK, **SMALL), SMALL_EVENTS)
     assert "stock" not in rec.for_seat(0).header
