@@ -214,6 +214,14 @@ def test_sprt_stops_early_with_a_verdict_independent_of_jobs(tmp_path):
     assert _strip(one) == _strip(two)
     finished = load_results(tmp_path / "j1" / "results.jsonl")
     assert len(finished) == one["games"]  # one job plays nothing past the verdict
+    # the summary is a function of the results lines alone
+    from cardmind.tournament import make_schedule, summarize
+
+    sch = make_schedule(2, 6, [0, 1] * 3, 40)
+    again = summarize(sch, ["random", RAISING], load_results(tmp_path / "j2" / "results.jsonl"), sprt=(0, 100),
+                      specs=["random", RAISING], game="literature", options=one["options"], seed=5,
+                      games_requested=40)
+    assert again == _strip(one)
     with pytest.raises(TournamentError, match="two agents"):
         run_tournament("literature", ["random", "random", "random"], out_dir=tmp_path / "x", **args)
 
@@ -273,3 +281,19 @@ def test_free_for_all_game_rotates_seats(tmp_path):
     hands = {json.dumps(read_record(tmp_path / x["record"], replay_rules=False).header["hands"]) for x in lines}
     assert len(hands) == 1  # one deal
     assert sum(a["games"] for a in s["agents"].values()) == 9
+
+
+def test_games_past_the_action_limit_are_stopped_and_drawn(tmp_path):
+    s = run_tournament("literature", ["random", "random"], games=2, seed=1, out_dir=tmp_path, options=OPTS,
+                       max_actions=5)
+    assert s["errors"] == 2 and "did not end within 5 actions" in s["error_reasons"][0]
+    for a in s["agents"].values():
+        assert (a["wins"], a["draws"], a["losses"]) == (0, 2, 0) and a["win_rate"] == 0.5
+        assert a["points_games"] == 0
+    assert s["game_length"]["games"] == 0
+    for line in _lines(tmp_path / "results.jsonl"):
+        assert line["outcome"] == [0.5] * 6 and line["scores"] is None and line["forfeit"] is None
+        assert read_record(tmp_path / line["record"]).is_complete  # the deal is kept
+    with pytest.raises(TournamentError, match="max_actions"):
+        run_tournament("literature", ["random", "random"], games=2, seed=1, out_dir=tmp_path, options=OPTS,
+                       resume=True)

@@ -40,6 +40,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1",
                    help="stop early with a GSPRT verdict on the first agent's Elo against the second's "
                         "(alpha = beta = 0.05)")
+    p.add_argument("--max-actions", type=int, default=None, metavar="K",
+                   help="stop a game after K actions and score it as a draw (default 3000)")
     p.add_argument("--resume", action="store_true", help="continue the tournament in --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar or live standings on stderr")
     p.add_argument("--json", action="store_true", help="print summary.json on stdout instead of the table")
@@ -67,10 +69,11 @@ def run(args: argparse.Namespace) -> int:
     from .render import standings_table  # noqa: PLC0415
     from .runner import run_tournament  # noqa: PLC0415
 
+    extra = {} if args.max_actions is None else {"max_actions": args.max_actions}
     summary = run_tournament(
         args.game, args.agents.split(","), games=args.games, jobs=args.jobs, seed=args.seed, out_dir=args.out,
         options=_json_arg(args.options, "--options"), settings=_json_arg(args.settings, "--settings"),
-        sprt=args.sprt, quiet=args.quiet, resume=args.resume)
+        sprt=args.sprt, quiet=args.quiet, resume=args.resume, **extra)
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0

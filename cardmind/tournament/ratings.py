@@ -108,8 +108,10 @@ def _mle_with_mean(values: Sequence[float], probs: Sequence[float], s: float) ->
     if not (lo < 0 < hi):
         raise ValueError(f"score {s} is not strictly inside the range of the outcomes")
 
+    pd = [(p * di, di) for p, di in zip(probs, d)]
+
     def f(x: float) -> float:
-        return math.fsum(p * di / (1 + x * di) for p, di in zip(probs, d))
+        return sum(a / (1 + x * di) for a, di in pd)
 
     eps = 1e-9
     x = brentq(f, -1 / hi + eps, -1 / lo - eps, xtol=1e-15, rtol=1e-15, maxiter=500)

@@ -71,4 +71,7 @@ def standings_table(summary: dict):
                           f"[{s['lower_bound']:.2f}, {s['upper_bound']:.2f}] {verdict}"))
     if summary.get("forfeits"):
         parts.append(Text(f"{summary['forfeits']} forfeited game(s)", style="yellow"))
+    if summary.get("errors"):
+        parts.append(Text(f"{summary['errors']} game(s) stopped and scored as draws: "
+                          f"{'; '.join(summary.get('error_reasons', []))}", style="yellow"))
     return Group(*parts)

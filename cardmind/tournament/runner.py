@@ -36,6 +36,8 @@ CONFIG = "config.json"
 SUMMARY = "summary.json"
 PLOT = "summary.png"
 RECORDS = "records"
+#: a game still running after this many actions is stopped and scored as a draw
+DEFAULT_MAX_ACTIONS = 3000
 
 
 class TournamentError(CardmindError):
@@ -137,7 +139,7 @@ def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
     error = None
     try:
         mr = play_game(game, ctx["options"], factories, deal_rng(ctx["seed"], deal),
-                       play_rngs(ctx["seed"], game_id, n))
+                       play_rngs(ctx["seed"], game_id, n), max_actions=ctx["max_actions"])
     except Exception as exc:  # noqa: BLE001 - e.g. a game that never ends: count it as a draw
         mr = None
         error = f"{type(exc).__name__}: {exc}"
@@ -243,7 +245,7 @@ def _check_config(out: Path, config: dict, resume: bool) -> None:
         old = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise TournamentError(f"{path}: cannot read it: {exc}") from None
-    for key in ("game", "options", "agents", "settings", "seed"):
+    for key in ("game", "options", "agents", "settings", "seed", "max_actions"):
         if old.get(key) != config.get(key):
             raise TournamentError(f"cannot resume {out}: it was run with {key} = {json.dumps(old.get(key))}, "
                                   f"not {json.dumps(config.get(key))}")
@@ -253,7 +255,8 @@ def _check_config(out: Path, config: dict, resume: bool) -> None:
 def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100, jobs: int = 1, seed: int = 0,
                    out_dir: str | os.PathLike | None = None, options: Mapping[str, Any] | None = None,
                    sprt: tuple[float, float] | None = None, quiet: bool = True, resume: bool = False,
-                   settings: Mapping[str, Mapping[str, Any]] | None = None, console=None) -> dict:
+                   settings: Mapping[str, Mapping[str, Any]] | None = None, max_actions: int = DEFAULT_MAX_ACTIONS,
+                   console=None) -> dict:
     """Play a duplicate tournament and return its summary (also written to ``summary.json``).
 
     Args:
@@ -272,6 +275,9 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
         resume: continue the tournament already in ``out_dir`` (games already in
             ``results.jsonl`` are kept; the rest are played).
         settings: agent settings keyed by agent name (label or spec).
+        max_actions: a game still running after this many actions is stopped and scored as
+            a draw for every seat (counted in ``errors``): agents that keep asking in circles
+            must not stall the tournament.
         console: a ``rich.console.Console`` for the progress display (default: stderr).
 
     Returns:
@@ -284,6 +290,9 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     ctx = _prepare(game_name, agent_specs, options, settings, seed)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
+    if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 1:
+        raise TournamentError(f"max_actions must be a positive integer, not {max_actions!r}")
+    ctx["max_actions"] = max_actions
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if jobs < 1:
@@ -303,7 +312,7 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     out = Path(out_dir) if out_dir is not None else default_out_dir(ctx["game"], labels)
     config = {"format": FORMAT, "game": ctx["game"], "options": ctx["options"], "agents": ctx["specs"],
               "labels": labels, "settings": dict(zip(labels, ctx["settings"])), "seed": seed,
-              "games": games, "sprt": list(sprt) if sprt else None}
+              "games": games, "sprt": list(sprt) if sprt else None, "max_actions": max_actions}
     out.mkdir(parents=True, exist_ok=True)
     _check_config(out, config, resume)
     (out / RECORDS).mkdir(exist_ok=True)
@@ -350,8 +359,8 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
 
     play_seconds = time.perf_counter() - t_play
     summary = summarize(schedule, labels, done, sprt=sprt, specs=ctx["specs"], game=ctx["game"],
-                        options=ctx["options"], seed=seed, games_requested=games)
-    summary["timing"] = _timing(schedule, done, labels, sprt, play_seconds, played, jobs)
+                        options=ctx["options"], seed=seed, games_requested=games, monitor=monitor)
+    summary["timing"] = _timing(schedule, done, labels, sprt, play_seconds, played, jobs, monitor)
     summary["timing"]["wall_seconds"] = round(time.perf_counter() - t_start, 3)
     summary["out_dir"] = os.fspath(out)
     tmp = out / (SUMMARY + ".tmp")
@@ -411,9 +420,9 @@ def _run_parallel(ctx: dict, tasks, finished, jobs: int, display) -> None:
 
 
 def _timing(schedule: Schedule, done: dict[int, dict], labels: Sequence[str], sprt, play: float, played: int,
-            jobs: int) -> dict:
+            jobs: int, monitor: SprtMonitor | None) -> dict:
     """Wall-clock facts (the only part of the summary that varies between runs)."""
-    counted, _ = counted_ids(schedule, done, sprt, labels)
+    counted, _ = counted_ids(schedule, done, sprt, labels, monitor)
     think = {lab: 0.0 for lab in labels}
     moves = {lab: 0 for lab in labels}
     game_wall = 0.0
@@ -466,15 +475,15 @@ class _Display:
         rate = self.n / (now - self.t0) if now > self.t0 else 0.0
         self.progress.update(self.task, advance=1, rate=f"{rate:.1f} games/s")
         if now >= self.next_update:
-            self._refresh(done)
+            self._refresh(done, monitor)
             self.cost = time.perf_counter() - now
             self.next_update = time.perf_counter() + max(0.5, 10 * self.cost)
 
-    def _refresh(self, done: dict) -> None:
+    def _refresh(self, done: dict, monitor) -> None:
         from .render import standings_table  # noqa: PLC0415
 
         s = summarize(self.schedule, self.labels, done, sprt=self.sprt, game=self.config["game"],
-                      games_requested=self.config["games"])
+                      games_requested=self.config["games"], monitor=monitor)
         self.standings.table = standings_table(s)
 
     def stop(self) -> None:

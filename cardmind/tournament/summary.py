@@ -136,13 +136,16 @@ class SprtMonitor:
 
 
 def counted_ids(schedule: Schedule, done: Mapping[int, Mapping], sprt: tuple[float, float] | None,
-                labels: Sequence[str]) -> tuple[list[int], SprtMonitor | None]:
+                labels: Sequence[str], monitor: SprtMonitor | None = None) -> tuple[list[int], SprtMonitor | None]:
     """The ids the summary counts (in order) and the SPRT monitor (or ``None``): every
-    finished scheduled game, or with an SPRT verdict those of the deals up to the verdict."""
+    finished scheduled game, or with an SPRT verdict those of the deals up to the verdict.
+    A ``monitor`` already fed with ``done`` may be passed to save recomputing the LLRs."""
     ids = sorted(i for i in done if 0 <= i < schedule.total)
-    monitor = None
-    if sprt is not None:
-        monitor = SprtMonitor(schedule, labels, sprt)
+    if sprt is None:
+        monitor = None
+    else:
+        if monitor is None:
+            monitor = SprtMonitor(schedule, labels, sprt)
         monitor.update(done)
         if monitor.cutoff is not None:
             last = (monitor.cutoff + 1) * schedule.games_per_deal
@@ -160,16 +163,16 @@ def _stats(values: Sequence[float]) -> dict:
 def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapping],
               sprt: tuple[float, float] | None = None, specs: Sequence[str] | None = None,
               game: str | None = None, options: Mapping | None = None, seed: int | None = None,
-              games_requested: int | None = None) -> dict:
+              games_requested: int | None = None, monitor: SprtMonitor | None = None) -> dict:
     """The summary dict of the finished games ``done`` (``{id: results line}``).
 
     Deterministic: it depends only on the lines of the counted ids, taken in id order, so
     it is the same for any number of jobs and any completion order. (The runner adds a
-    ``timing`` entry, the only part that varies.)
+    ``timing`` entry, the only part that varies.) ``monitor``: see :func:`counted_ids`.
     """
     index = {lab: i for i, lab in enumerate(labels)}
     k = len(labels)
-    ids, monitor = counted_ids(schedule, done, sprt, labels)
+    ids, monitor = counted_ids(schedule, done, sprt, labels, monitor)
     counted = {i: done[i] for i in ids}
 
     wins = [0] * k
@@ -182,6 +185,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
     pair_wdl: dict[tuple[int, int], list[int]] = {}
     actions_len, events_len = [], []
     n_forfeit = n_error = 0
+    error_reasons: list[str] = []
     for i in ids:
         line = counted[i]
         o = agent_outcomes(line, index)
@@ -205,6 +209,8 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
                 reasons[f].append(line.get("reason", ""))
         elif line.get("error"):
             n_error += 1
+            if len(error_reasons) < 3 and line["error"] not in error_reasons:
+                error_reasons.append(line["error"])
         if line.get("scores") is not None:
             by_agent: dict[int, list[float]] = {}
             for name, sc in zip(line["seats"], line["scores"]):
@@ -290,7 +296,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
         "confidence": 0.95, "z": Z95,
         "agents": agents,
         "pairs": pairs,
-        "forfeits": n_forfeit, "errors": n_error,
+        "forfeits": n_forfeit, "errors": n_error, "error_reasons": error_reasons,
         "game_length": {"games": len(actions_len), "actions": _stats(actions_len), "events": _stats(events_len)},
         "sprt": sprt_json,
     }
