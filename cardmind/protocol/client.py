@@ -57,7 +57,7 @@ class EngineClient:
         self.engine = None
         if command is not None:
             self.proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=sys.stderr, text=True, encoding="utf-8", bufsize=1)
+                                         stderr=sys.stderr)
         else:
             self.engine = engine or Engine()
         self.record = record
@@ -65,20 +65,24 @@ class EngineClient:
         self._next = 1
 
     def send_line(self, line: str) -> str:
-        """Send one raw line; return the reply line (no newline)."""
-        if self.proc is not None:
-            assert self.proc.stdin is not None and self.proc.stdout is not None
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-            reply = self.proc.stdout.readline()
-            if not reply:
-                raise RuntimeError("the engine closed its output")
-            reply = reply.rstrip("\n")
-        else:
-            reply = self.engine.handle(line)
+        """Send one raw line (no newline in it); return the reply line (no newline)."""
+        reply = self.send_bytes(line.encode("utf-8", "surrogatepass"))
         if self.record:
             self.transcript.append((line, reply))
         return reply
+
+    def send_bytes(self, data: bytes) -> str:
+        """Send one raw line given as bytes (which need not be UTF-8); return the reply line.
+        Not recorded in :attr:`transcript`."""
+        if self.proc is None:
+            return self.engine.handle(data)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(data + b"\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline()
+        if not reply:
+            raise RuntimeError("the engine closed its output")
+        return reply.decode("utf-8").rstrip("\n")
 
     def request(self, cmd: str, check: bool = True, **fields: Any) -> dict[str, Any]:
         """Send ``{"cmd": cmd, **fields}`` (with a fresh integer ``id`` unless one is given)

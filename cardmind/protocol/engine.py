@@ -29,7 +29,7 @@ from .. import __version__
 from ..core import game_names, get_game
 from ..records import FORMAT, Record
 from .errors import ERROR_CODES, ProtocolError
-from .session import Session
+from .session import Session, resolve_game
 
 PROTOCOL = "cardmind-engine/1"
 
@@ -66,6 +66,13 @@ _MISSING = object()
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    v = float(text)
+    if v != v or v in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return v
 
 
 def _json_default(obj: Any) -> Any:
@@ -148,7 +155,7 @@ class Engine:
         if not text.strip():
             return self.error("bad_json", "empty line (every line must be one JSON request)")
         try:
-            req = json.loads(text, parse_constant=_reject_constant)
+            req = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
         except RecursionError:
             return self.error("bad_json", "the JSON is nested too deeply")
         except json.JSONDecodeError as exc:
@@ -240,6 +247,7 @@ class Engine:
         if len(self.sessions) >= self.max_sessions:
             raise ProtocolError("too_many_sessions", f"{len(self.sessions)} sessions are open (the limit); close some")
         game = self._get(req, "game", (str,), "a game name")
+        resolve_game(game)  # an unknown game is reported before anything else
         role = self._get(req, "role", (str,), "\"player\" or \"referee\"", "player")
         options = self._get(req, "options", (dict, None), "an object of game options", None)
         header = self._get(req, "header", (dict, None), "an object of extra header keys", None)

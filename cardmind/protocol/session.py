@@ -51,7 +51,7 @@ MAX_SAFE_INT = 2**53 - 1
 _RESERVED_HEADER_KEYS = ("format", "game", "options", "observer", "hand", "hands")
 
 #: exceptions that mean "this input is wrong" when raised by the rules code on odd input
-_INPUT_ERRORS = (ValueError, KeyError, IndexError, TypeError)
+_INPUT_ERRORS = (ValueError, KeyError, IndexError, TypeError, AttributeError)
 
 
 def with_int_strings(obj: Any) -> Any:
@@ -189,6 +189,7 @@ class Session:
         self.check = bool(check)
         self.options, self.header = _make_header(self.game, options, {"observer": seat, "hand": list(hand)}, header)
         self.state = self._new_state()
+        self._version = 0  # bumped whenever the state changes (legal() caches by it)
         self.log: list[tuple[str, dict]] = []
         self.rng = _make_rng(seed)
         self.seed = seed
@@ -251,6 +252,7 @@ class Session:
                 raise ProtocolError("bad_request", f"'hands' must be a list of hands, not {hands!r}")
             self.options, self.header = _make_header(self.game, options, {"hands": list(hands)}, header)
         self.state = self._new_state()
+        self._version = 0
         self.log = []
         return self
 
@@ -380,6 +382,7 @@ class Session:
                                 rule="malformed") from None
         self._advance_views("event", ev)
         self.state = new_state
+        self._version += 1
         self.log.append(("event", ev))
         return self.status()
 
@@ -396,7 +399,7 @@ class Session:
         if not isinstance(notice, Mapping):
             raise ProtocolError("bad_event", f"a notice must be a JSON object, not {notice!r}")
         n = dict(notice)
-        if n.get("type") in self.game.event_schema():
+        if isinstance(n.get("type"), str) and n["type"] in self.game.event_schema():
             n = self._parse_event(n)
         new_state = self.state.copy()
         try:
@@ -407,10 +410,14 @@ class Session:
             raise ProtocolError("illegal_event", f"illegal notice: {exc}", rule="notice") from None
         self._advance_views("notice", n)
         self.state = new_state
+        self._version += 1
         self.log.append(("notice", n))
         return self.status()
 
     def _parse_event(self, event: Any) -> dict:
+        if isinstance(event, Mapping) and not isinstance(event.get("type"), str):
+            # (records.parse_event raises TypeError on an unhashable type)
+            raise ProtocolError("bad_event", f"an event's 'type' must be a string, not {event.get('type')!r:.60}")
         try:
             return parse_event(self.game, event, "<event>", 0)
         except RecordError as exc:
@@ -457,18 +464,24 @@ class Session:
             ``(actions, total)``.
         """
         seat = self._seat_arg(seat)
-        try:
-            acts = self.state.legal_actions(seat)
-        except _INPUT_ERRORS as exc:
-            raise ProtocolError("bad_request", f"cannot list seat {seat}'s actions: {exc}") from None
-        out = [a.to_json() for a in acts]
+        key = (self._version, seat)
+        cached = getattr(self, "_legal_cache", None)
+        if cached is not None and cached[0] == key:
+            out = cached[1]
+        else:
+            try:
+                acts = self.state.legal_actions(seat)
+            except _INPUT_ERRORS as exc:
+                raise ProtocolError("bad_request", f"cannot list seat {seat}'s actions: {exc}") from None
+            out = [a.to_json() for a in acts]
+            self._legal_cache = (key, out)
         if types is not None:
             keep = set(types)
             out = [a for a in out if a.get("type") in keep]
         total = len(out)
         if limit is not None:
             out = out[:limit]
-        return out, total
+        return deepcopy_json(out), total
 
     def check_action(self, action: Mapping[str, Any]) -> dict[str, Any]:
         """Whether ``action`` (JSON) is legal now, as far as this session knows:
@@ -493,6 +506,8 @@ class Session:
             return self.game.action_from_json(action)
         except (ValueError, KeyError, TypeError) as exc:
             raise ProtocolError("bad_action", str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - odd input may trip a game's parser in any way
+            raise ProtocolError("bad_action", f"not an action of {self.game.name}: {type(exc).__name__}: {exc}") from None
 
     def _seat_arg(self, seat: int | None) -> int:
         if seat is None:
@@ -705,6 +720,7 @@ class RefereeSession(Session):
             if view != events:
                 redacted[str(s)] = view
         self.state = new_state
+        self._version += 1
         for ev in events:
             self.log.append(("event", ev))
         return {"events": events, "redacted": redacted, **self.status()}
@@ -717,6 +733,15 @@ class RefereeSession(Session):
 
 
 # ---------------------------------------------------------------------------- helpers
+def deepcopy_json(obj: Any) -> Any:
+    """A copy of a JSON-shaped value (dicts, lists, scalars)."""
+    if isinstance(obj, dict):
+        return {k: deepcopy_json(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [deepcopy_json(v) for v in obj]
+    return obj
+
+
 def _feed(target, kind: str, obj: dict) -> None:
     """Give an event or a notice to an agent or a tracker."""
     if kind == "event":
