@@ -789,3 +789,17 @@ def test_cardmind_engine_process():
     p = subprocess.run([sys.executable, "-m", "cardmind", "engine"], input='{"cmd":"sessions"}\n',
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and json.loads(p.stdout) == {"ok": True, "cmd": "sessions", "sessions": []}
+
+
+def test_line_limit_is_exact():
+    def line(n: int) -> str:
+        s = '{"cmd":"hello","id":"' + "a" * (n - len('{"cmd":"hello","id":""}')) + '"}'
+        assert len(s) == n
+        return s
+
+    data = "\r\n".join([line(MAX_LINE), line(MAX_LINE + 1), line(MAX_LINE + 7), '{"cmd":"sessions"}']) + "\n"
+    for stream in (io.BytesIO(data.encode()), io.StringIO(data)):
+        out = io.StringIO()
+        serve(stream, out, Engine())
+        codes = [json.loads(x).get("error", {}).get("code") for x in out.getvalue().splitlines()]
+        assert codes == [None, "line_too_long", "line_too_long", None]

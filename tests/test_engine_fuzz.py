@@ -268,9 +268,15 @@ def _reply_validator():
 
 
 def _play_after(client: EngineClient, prefix: str) -> None:
+    from cardmind.agents.base import resolve_agent
+    from cardmind.agents.match import play_game
+
     game = play_through_engine(client, "literature", None, seed=0, agents="belief", prefix=prefix)
     assert game.result is not None and sum(game.result["detail"]["team_sets"]) == 9
-    assert len(game.events) == 93  # the same game as docs/protocol.md's transcript: nothing leaked in
+    cls = resolve_agent("belief", LIT)  # exactly the in-process game: nothing leaked in from the fuzz
+    m = play_game(LIT, None, [lambda g, s, o, h: cls(g, s, o, h)] * 6, np.random.default_rng(0),
+                  [np.random.default_rng(s) for s in range(6)])
+    assert game.events == m.record.events
     for sid in game.sessions:
         st = client.request("status", session=sid)
         assert st["over"] and st["result"] == game.result

@@ -143,15 +143,17 @@ class Engine:
     def handle_obj(self, line: str | bytes) -> dict[str, Any]:
         """As :meth:`handle`, returning the reply object."""
         if isinstance(line, (bytes, bytearray)):
-            if len(line) > MAX_LINE + 2:
+            line = bytes(line).rstrip(b"\r\n")
+            if len(line) > MAX_LINE:
                 return self.error("line_too_long", f"the line has more than {MAX_LINE} bytes")
             try:
-                line = bytes(line).decode("utf-8")
+                text = line.decode("utf-8")
             except UnicodeDecodeError as exc:
                 return self.error("bad_json", f"the line is not UTF-8 text ({exc.reason} at byte {exc.start})")
-        if len(line) > MAX_LINE + 2 or len(line.encode("utf-8", "surrogatepass")) > MAX_LINE + 2:
-            return self.error("line_too_long", f"the line has more than {MAX_LINE} bytes")
-        text = line.rstrip("\r\n")
+        else:
+            text = line.rstrip("\r\n")
+            if len(text) > MAX_LINE or len(text.encode("utf-8", "surrogatepass")) > MAX_LINE:
+                return self.error("line_too_long", f"the line has more than {MAX_LINE} bytes")
         if not text.strip():
             return self.error("bad_json", "empty line (every line must be one JSON request)")
         try:
@@ -476,10 +478,10 @@ def serve(infile: IO | None = None, outfile: IO | None = None, engine: Engine | 
 
     try:
         while not engine.done:
-            raw = infile.readline(MAX_LINE + 2)
+            raw = infile.readline(MAX_LINE + 3)  # a full line: at most MAX_LINE, "\r\n"
             if not raw:
                 break
-            if not raw.endswith(nl) and len(raw) >= MAX_LINE + 2:
+            if not raw.endswith(nl) and len(raw) >= MAX_LINE + 3:
                 while True:  # skip the rest of the overlong line
                     more = infile.readline(1 << 16)
                     if not more or more.endswith(nl):
