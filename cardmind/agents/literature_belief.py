@@ -141,6 +141,10 @@ class BeliefAgent(LiteratureAgent):
         p_best_ask = marg.get(best_ask.card, {}).get(best_ask.target, 0.0)
         if p_best_ask >= 1.0:
             return best_ask
+        if claims and p_best_ask <= 0.0:
+            # no ask can succeed: asking only hands the turn over, so claim the best set
+            p, _, name, a = claims[0]
+            return make_claim(self.seat, name, a, set_cards(name))
         if claims and self.claim_now(claims[0][0], p_best_ask):
             p, _, name, a = claims[0]
             return make_claim(self.seat, name, a, set_cards(name))

@@ -121,7 +121,7 @@ class PeerAgent(LiteratureAgent):
         claims = self._claims(self.settings["claim_threshold"])
         if claims:
             return claims[0][1]
-        if not scored:
+        if not scored or max(p for p, _ in scored) <= 0.0:
             # no ask possible: claim the most likely set
             best = self._claims(0.0)
             return best[0][1] if best else self.guess_claim(rng, self.certain.located())

@@ -28,6 +28,8 @@ class MatchResult:
         forfeit_reason: why.
         actions: number of actions taken per seat.
         think_time: seconds spent in ``act``/``react`` per seat.
+        unfinished: non-empty when the game was stopped before its end (it reached
+            ``max_actions``); ``result`` is then ``None`` and ``record`` holds the events so far.
     """
 
     record: Record
@@ -36,6 +38,7 @@ class MatchResult:
     forfeit_reason: str = ""
     actions: list[int] = field(default_factory=list)
     think_time: list[float] = field(default_factory=list)
+    unfinished: str = ""
 
 
 def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence[AgentFactory],
@@ -50,11 +53,12 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
             ``header`` is the seat's view of the deal.
         deal_rng: shuffles the deck.
         play_rngs: one generator per seat, passed to that seat's agent.
-        max_actions: a safety bound on the game's length.
+        max_actions: a bound on the game's length: a game still running after this many
+            actions is stopped (``MatchResult.unfinished`` says so; its record is kept).
 
     Returns:
         A :class:`MatchResult`. An agent that raises or returns an illegal action forfeits
-        (its team or itself loses, per the game's result of a forfeit).
+        (``forfeit`` is its seat; the caller scores it, e.g. its team loses).
     """
     state, header = game.initial_state(options, deal_rng)
     opts = state.options
@@ -114,7 +118,8 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
     while not state.is_over():
         total += 1
         if total > max_actions:
-            raise RuntimeError(f"game did not end within {max_actions} actions")
+            return MatchResult(rec, None, None, "", actions, think,
+                               unfinished=f"the game did not end within {max_actions} actions")
         seat = state.to_move()
         action, err = run(seat, "act")
         if err is not None:

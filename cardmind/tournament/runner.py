@@ -154,7 +154,9 @@ def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
 
     teams = ctx["teams"]
     forfeit = None if mr is None else mr.forfeit
-    if mr is None:
+    if mr is not None and mr.unfinished:
+        error = mr.unfinished
+    if mr is None or mr.unfinished:
         outcome, scores, detail = [0.5] * n, None, {}
     elif forfeit is None:
         outcome = [float(x) for x in mr.result.outcome]
