@@ -284,7 +284,8 @@ def test_error_codes():
             event={"type": "ask", "asker": 0, "target": 99, "card": "2C", "success": False})
     assert r["error"]["rule"] == "seat"
     r = err(e, "illegal_event", cmd="notice", session="a", notice={"type": "pass", "from": 0, "to": 2})
-    err(e, "bad_event", cmd="notice", session="a", notice={"type": "claim"})
+    err(e, "illegal_event", cmd="notice", session="a", notice={"type": "claim"})
+    err(e, "bad_request", cmd="notice", session="a", notice=["claim"])
     # actions
     err(e, "bad_action", cmd="apply", session="ref", action={"type": "fold"})
     err(e, "bad_action", cmd="check", session="a", action={"type": "ask", "asker": 0})
@@ -803,3 +804,42 @@ def test_line_limit_is_exact():
         serve(stream, out, Engine())
         codes = [json.loads(x).get("error", {}).get("code") for x in out.getvalue().splitlines()]
         assert codes == [None, "line_too_long", "line_too_long", None]
+
+
+@pytest.mark.skipif("gofish" not in core.game_names(), reason="Go Fish is not registered")
+def test_go_fish_with_hidden_draws_through_a_referee_session():
+    """A second real game through the same protocol: the referee's redacted views reach each
+    seat, and the game is the one cardmind.agents.match plays."""
+    gf = get_game("gofish")
+    e = Engine()
+    hello = ok(e, cmd="hello")
+    name = next(a["name"] for a in hello["agents"] if "gofish" in a["games"])
+    ref = ok(e, cmd="new", session="ref", game="gofish", role="referee", seed=4)
+    n = ref["seats"]
+    assert "stock" in ref["header"]
+    for s in range(n):
+        view = gf.observer_header(ref["header"], s)
+        ok(e, cmd="new", session=f"g{s}", game="gofish", seat=s, hand=view["hand"], agent=name, seed=s,
+           header={k: v for k, v in view.items() if k not in ("observer", "hand")} or None)
+    st, redactions = ref, 0
+    while not st["over"]:
+        a = ok(e, cmd="act", session=f"g{st['to_move']}")["action"]
+        st = ok(e, cmd="apply", session="ref", action=a)
+        if st["notice"] is not None:
+            for s in range(n):
+                ok(e, cmd="notice", session=f"g{s}", notice=st["notice"])
+        redactions += len(st["redacted"])
+        for s in range(n):
+            for ev in st["redacted"].get(str(s), st["events"]):
+                ok(e, cmd="event", session=f"g{s}", event=ev)
+    assert redactions > 0
+    cls = resolve_agent(name, gf)
+    m = play_game(gf, None, [lambda g, s, o, h: cls(g, s, o, h)] * n, np.random.default_rng(4),
+                  [np.random.default_rng(s) for s in range(n)])
+    assert ok(e, cmd="record", session="ref")["events"] == m.record.events
+    assert st["result"]["scores"] == list(m.result.scores)
+    for s in range(n):
+        assert ok(e, cmd="status", session=f"g{s}")["result"] == st["result"]
+        assert ok(e, cmd="record", session=f"g{s}")["events"] == m.record.for_seat(s).events
+    if not hello["games"][[g["name"] for g in hello["games"]].index("gofish")]["belief"]:
+        err(e, "unsupported", cmd="belief", session="g0")

@@ -398,9 +398,9 @@ class Session:
         """
         if not isinstance(notice, Mapping):
             raise ProtocolError("bad_event", f"a notice must be a JSON object, not {notice!r}")
-        n = dict(notice)
-        if isinstance(n.get("type"), str) and n["type"] in self.game.event_schema():
-            n = self._parse_event(n)
+        # a notice is game-specific (not always a complete record event): the game's
+        # apply_pending_notice checks it
+        n = deepcopy_json(dict(notice))
         new_state = self.state.copy()
         try:
             new_state.apply_pending_notice(n)
