@@ -56,7 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .protocol.engine import add_engine_args  # noqa: PLC0415
 
-    p = sub.add_parser("engine", help="the engine protocol: JSON Lines on stdin/stdout for frontends (docs/protocol.md)")
+    p = sub.add_parser("engine", help="the engine protocol: JSON Lines on stdin/stdout for frontends (docs/protocol.md)",
+                       description="Serve the cardmind engine protocol (cardmind-engine/1): one JSON request per "
+                                   "line on stdin, one JSON reply per line on stdout. See docs/protocol.md.")
     add_engine_args(p)
 
     from .tournament.cli import add_parser as add_tournament_parser  # noqa: PLC0415
