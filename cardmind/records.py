@@ -225,7 +225,7 @@ def parse_event(game: Game, obj: Any, path: str = "<record>", line: int = 0) -> 
         raise _err(path, line, "an event must be a JSON object")
     schema = game.event_schema()
     kind = obj.get("type")
-    if kind not in schema:
+    if not isinstance(kind, str) or kind not in schema:
         raise _err(path, line, f"unknown event type {kind!r} for {game.name} (expected {', '.join(schema)})")
     try:
         body = _check_object({k: v for k, v in obj.items() if k != "type"}, schema[kind], f"the {kind} event")

@@ -38,13 +38,20 @@ class BeliefAgent(LiteratureAgent):
 
     Settings:
         claim_margin: how much a claim's probability must exceed the value of waiting.
+        idle_claim: when no ask can succeed, claim only at this probability or more;
+            below it, ask anyway (handing the turn over) unless play has stalled.
+        stall_events: events without a card handed over or a claim after which play counts
+            as stalled (then the best claim is made whatever its probability).
+        next_policy: whom to choose after a won claim: ``"self"`` (this seat when it has
+            cards) or ``"most_cards"`` (the teammate holding the most cards).
         w_progress: weight of the progress a hit makes towards claiming its set.
         w_reveal: weight of the information an ask gives the opponents.
         w_info: weight of what the answer teaches (prefers informative asks on ties).
     """
 
     name = "belief"
-    default_settings = {"claim_margin": 0.0, "w_progress": 0.6, "w_reveal": 0.15, "w_info": 0.05}
+    default_settings = {"claim_margin": 0.0, "w_progress": 0.6, "w_reveal": 0.15, "w_info": 0.05,
+                        "idle_claim": 0.0, "stall_events": 24, "next_policy": "self"}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -142,19 +149,38 @@ class BeliefAgent(LiteratureAgent):
         if p_best_ask >= 1.0:
             return best_ask
         if claims and p_best_ask <= 0.0:
-            # no ask can succeed: asking only hands the turn over, so claim the best set
+            # no ask can succeed: asking only hands the turn over; claim the best set if it is
+            # likely enough or play has stalled
             p, _, name, a = claims[0]
-            return make_claim(self.seat, name, a, set_cards(name))
+            if p >= self.settings["idle_claim"] or self._stalled():
+                return make_claim(self.seat, name, a, set_cards(name))
+            return min(asks, key=lambda x: (st.sizes[x.target], x.target, x.card))
         if claims and self.claim_now(claims[0][0], p_best_ask):
             p, _, name, a = claims[0]
             return make_claim(self.seat, name, a, set_cards(name))
         return best_ask
 
+    def _stalled(self) -> bool:
+        """Whether no card has been handed over and no claim made for ``stall_events`` events."""
+        quiet = 0
+        for ev in reversed(self.tracker.events):
+            if ev["type"] == "claim" or (ev["type"] == "ask" and ev["success"]):
+                break
+            quiet += 1
+        return quiet >= self.settings["stall_events"]
+
     def _choose_next(self, cands: list[int]) -> int:
-        """The teammate best placed to ask: this seat when it can, else the one with most cards."""
-        if self.seat in cands:
+        """The teammate best placed to play (see the ``next_policy`` setting)."""
+        st = self.state
+        policy = self.settings["next_policy"]
+        if policy == "endgame":
+            # when the opponents are out of cards only claims remain: the teammate holding
+            # the most cards sees the most of them
+            opp = any(st.sizes[s] > 0 for s in range(1 - self.seat % 2, st.players, 2))
+            policy = "self" if opp else "most_cards"
+        if policy == "self" and self.seat in cands:
             return self.seat
-        return max(cands, key=lambda s: (self.state.sizes[s], -s))
+        return max(cands, key=lambda s: (st.sizes[s], s == self.seat, -s))
 
     def react(self, rng: np.random.Generator):
         """Out of turn (claim_any_time): claim a set the team holds for certain."""

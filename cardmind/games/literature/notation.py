@@ -125,6 +125,8 @@ def action_from_json(obj: Mapping[str, Any]):
             from .rules import set_cards  # noqa: PLC0415
 
             try:
+                if not isinstance(obj["set"], str):
+                    raise TypeError
                 cards = set_cards(obj["set"])
             except (KeyError, TypeError):
                 raise ValueError(f"unknown set {obj['set']!r}") from None
