@@ -736,9 +736,12 @@ def test_simulations_reach_the_rare_paths():
 
 
 def test_random_agent_registration_and_choice():
-    assert resolve_agent("gofish-random", G) is GoFishRandomAgent
-    with pytest.raises(ValueError, match="does not play literature"):
-        resolve_agent("gofish-random", get_game("literature"))
+    assert resolve_agent("random", G) is GoFishRandomAgent
+    assert resolve_agent("random", "gofish") is GoFishRandomAgent
+    lit_random = resolve_agent("random", get_game("literature"))   # Literature keeps its own
+    assert lit_random is not GoFishRandomAgent and "literature" in lit_random.games
+    with pytest.raises(ValueError, match="unknown agent"):
+        resolve_agent("gofish-random", G)
     o = opts(**SMALL)
     agent = GoFishRandomAgent(G, 0, o, G.observer_header(header(SMALL_HANDS, SMALL_STOCK, **SMALL), 0))
     picks = {agent.act(np.random.default_rng(k)) for k in range(20)}

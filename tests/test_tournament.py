@@ -271,11 +271,11 @@ def test_free_for_all_game_rotates_seats(tmp_path):
 
     if "gofish" not in game_names():
         pytest.skip("Go Fish is not available")
-    s = run_tournament("gofish", ["gofish-random"] * 3, games=3, jobs=1, seed=2, out_dir=tmp_path,
+    s = run_tournament("gofish", ["random"] * 3, games=3, jobs=1, seed=2, out_dir=tmp_path,
                        options={"players": 3})
     assert s["schedule"]["kind"] == "free-for-all" and s["games_per_deal"] == 3
     lines = sorted(_lines(tmp_path / "results.jsonl"), key=lambda x: x["id"])
-    names = ["gofish-random", "gofish-random#2", "gofish-random#3"]
+    names = ["random", "random#2", "random#3"]
     for seat in range(3):
         assert sorted(x["seats"][seat] for x in lines) == names  # every agent in every seat
     hands = {json.dumps(read_record(tmp_path / x["record"], replay_rules=False).header["hands"]) for x in lines}

@@ -1,8 +1,8 @@
-"""Go Fish players: ``gofish-random`` (a uniformly random legal action).
+"""Go Fish players: ``random`` (a uniformly random legal action).
 
-Registered as ``gofish-random`` for now: the name ``random`` belongs to the Literature
-player in the agent registry, which is keyed by name only. Import this module (or name the
-agent ``cardmind.agents.gofish:GoFishRandomAgent``) to use it.
+The registry keys agents by name and game, so ``resolve_agent("random", "gofish")`` gives
+this player and ``resolve_agent("random", "literature")`` the Literature one. The rule-based
+Go Fish player ``peer`` is in :mod:`cardmind.agents.gofish_peer`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class GoFishRandomAgent(Agent):
     its dealt books, and in phase 2 an ask for any book it does not hold from any player
     holding books."""
 
-    name = "gofish-random"
+    name = "random"
     games = ("gofish",)
     state: GoFishState
 
