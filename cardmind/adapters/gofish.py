@@ -1,0 +1,551 @@
+"""The Go Fish codec: action ids, observation vector and a consistent resampler.
+
+Action ids (``R`` ranks, ``S`` suits, ``N = R * S`` cards in deck order: rank by rank,
+suits C D H S within a rank; ``P`` players):
+
+==========================  ==============================  ====================
+action                      id                              count (4 players)
+==========================  ==============================  ====================
+lay the dealt books         ``0``                           1
+ask ``target`` for ``rank``  ``1 + rank_index * P + target``  ``R * P`` (52)
+give ``card`` (asked,        ``1 + R*P + card_index``        ``N`` (52)
+``give: "one"``)
+ask ``target`` for the       ``1 + R*P + N + rank_index * P  ``R * P`` (52)
+book of ``rank`` (phase 2)   + target``
+==========================  ==============================  ====================
+
+157 ids with the default options (the adapters' ``decline`` id, 157, is never legal: Go Fish
+has no out-of-turn actions). Draws and books that the rules force are not actions: they
+follow the action that causes them, as in cardmind.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ..core import Result, State
+from ..errors import IllegalAction
+from ..games.gofish import GoFishState
+from ..games.gofish.notation import Ask, AskBook, Give, LayBooks
+from ..games.gofish.rules import deck_cards, game_ranks
+from .codec import ActionCodec, register_codec
+
+
+@register_codec
+class GoFishCodec(ActionCodec):
+    """Bulgarian Go Fish (see the module docstring for the ids)."""
+
+    game_name = "gofish"
+    exact_resampler = False
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        o = self.options
+        self.P = o["players"]
+        self.ranks = game_ranks(o)
+        self.R = len(self.ranks)
+        self.cards = deck_cards(o)
+        self.N = len(self.cards)
+        self.S = self.N // self.R
+        self.rank_index = {r: i for i, r in enumerate(self.ranks)}
+        self.card_index = {c: i for i, c in enumerate(self.cards)}
+        self.base_ask = 1
+        self.base_give = 1 + self.R * self.P
+        self.base_book = self.base_give + self.N
+        self._num = self.base_book + self.R * self.P
+        dealt = self.P * o["hand"]
+        self._positions = tuple(i % self.P if i < dealt else None for i in range(self.N))
+
+    # ------------------------------------------------------------------ deal
+    def deck(self) -> tuple[str, ...]:
+        """The deck in canonical order."""
+        return self.cards
+
+    def deal_positions(self) -> tuple[int | None, ...]:
+        """``hand`` cards to each seat round robin from seat 0, then the stock in draw order."""
+        return self._positions
+
+    # ------------------------------------------------------------------ actions
+    @property
+    def num_actions(self) -> int:
+        """Lay books, asks, gives and book asks (see the module docstring)."""
+        return self._num
+
+    def encode(self, action: Any) -> int:
+        """The id of a Go Fish action."""
+        if isinstance(action, LayBooks):
+            return 0
+        if isinstance(action, Ask):
+            return self.base_ask + self.rank_index[action.rank] * self.P + action.target
+        if isinstance(action, Give):
+            return self.base_give + self.card_index[action.card]
+        if isinstance(action, AskBook):
+            return self.base_book + self.rank_index[action.rank] * self.P + action.target
+        raise ValueError(f"not a Go Fish action: {action!r}")
+
+    def decode(self, action_id: int, seat: int) -> Any:
+        """The Go Fish action of ``action_id`` for ``seat``."""
+        a = int(action_id)
+        if a == 0:
+            return LayBooks(seat)
+        if 0 < a < self.base_give:
+            r, t = divmod(a - self.base_ask, self.P)
+            return Ask(seat, t, self.ranks[r])
+        if self.base_give <= a < self.base_book:
+            return Give(seat, self.cards[a - self.base_give])
+        if self.base_book <= a < self._num:
+            r, t = divmod(a - self.base_book, self.P)
+            return AskBook(seat, t, self.ranks[r])
+        raise ValueError(f"{action_id!r} is not a Go Fish action id (0-{self._num - 1})")
+
+    # ------------------------------------------------------------------ outcome
+    def returns(self, result: Result) -> list[float]:
+        """Zero-sum: ``(outcome - mean outcome) * P / (P - 1)``: a sole winner gets +1 and the
+        others share -1; a shared first place gets less, a draw of everyone 0."""
+        o = np.asarray(result.outcome, dtype=float)
+        return list((o - o.mean()) * self.P / (self.P - 1))
+
+    def partial_returns(self, state: State) -> list[float]:
+        """:meth:`returns` as if the game ended now (most books so far wins)."""
+        books = state.books_per_seat()
+        top = max(books)
+        win = [b == top for b in books]
+        share = 1.0 if sum(win) == 1 else 0.5
+        return self.returns(Result(tuple(float(b) for b in books), tuple(share if w else 0.0 for w in win)))
+
+    def utility_range(self) -> tuple[float, float]:
+        """(-1, 1) for 2 players, (-0.5, 1) for more."""
+        return (-1.0 if self.P == 2 else -0.5, 1.0)
+
+    # ------------------------------------------------------------------ observation
+    def observation_size(self) -> int:
+        """``P + N + P*N + P + 1 + P + P + R*(P+1) + 3 + P + R + 2P`` (377 with the defaults)."""
+        P, N, R = self.P, self.N, self.R
+        return P + N + P * N + P + 1 + P + P + R * (P + 1) + 3 + P + R + 2 * P
+
+    def observation(self, view: State, seat: int) -> np.ndarray:
+        """The layout (in this order; one-hot or 0/1 unless said):
+
+        * ``seat`` [P]: this seat;
+        * ``hand`` [N]: this seat's cards (deck order);
+        * ``public`` [P, N]: cards everyone knows a seat holds (handed over or shown);
+        * ``sizes`` [P]: cards held per seat (counts); ``stock`` [1]: cards in the stock (count);
+        * ``books`` [P]: books held per seat (counts); ``hidden_books`` [P]: of them, books
+          whose rank this seat does not know (counts);
+        * ``book_at`` [R, P+1]: per rank the seat known to hold its book, column ``P``: no
+          book of it is known;
+        * ``phase`` [3]: opening (dealt books being laid), phase 1, phase 2;
+        * ``to_move`` [P]: the seat deciding now (all zero when over);
+        * ``pending`` [R + 2P]: an ask waiting for the asked seat to choose its card
+          (``give: "one"``): its rank, asker and target.
+        """
+        st: GoFishState = view  # type: ignore[assignment]
+        P, N, R = self.P, self.N, self.R
+        out = np.zeros(self.observation_size(), dtype=np.float32)
+        out[seat] = 1
+        k = P
+        for c in st.hands[seat] or ():
+            out[k + self.card_index[c]] = 1
+        k += N
+        for s in range(P):
+            for c in st.public[s]:
+                out[k + s * N + self.card_index[c]] = 1
+        k += P * N
+        out[k:k + P] = st.sizes
+        k += P
+        out[k] = st.stock_count
+        k += 1
+        out[k:k + P] = st.books_per_seat()
+        k += P
+        out[k:k + P] = st.hidden_books
+        k += P
+        at = out[k:k + R * (P + 1)].reshape(R, P + 1)
+        for i, r in enumerate(self.ranks):
+            at[i, st.book_at.get(r, P)] = 1
+        k += R * (P + 1)
+        out[k + (0 if st.opening else st.phase)] = 1
+        k += 3
+        mover = st.to_move()
+        if mover is not None:
+            out[k + mover] = 1
+        k += P
+        if st.pending is not None:
+            p = st.pending
+            out[k + self.rank_index[p["rank"]]] = 1
+            out[k + R + p["asker"]] = 1
+            out[k + R + P + p["target"]] = 1
+        return out
+
+    def observation_string(self, view: State, seat: int) -> str:
+        """Hand, card counts, public cards, books and who decides, as one line."""
+        st: GoFishState = view  # type: ignore[assignment]
+        hand = sorted(st.hands[seat] or (), key=self.card_index.__getitem__)
+        public = "; ".join(f"{s}: {' '.join(sorted(p, key=self.card_index.__getitem__))}"
+                           for s, p in enumerate(st.public) if p and s != seat)
+        books = " ".join(f"{r}@{s}" for r, s in sorted(st.book_at.items(), key=lambda x: self.rank_index[x[0]]))
+        parts = [f"seat {seat}", f"hand {' '.join(hand) or '-'}", f"sizes {' '.join(map(str, st.sizes))}",
+                 f"stock {st.stock_count}", f"books {' '.join(map(str, st.books_per_seat()))}",
+                 f"known books {books or '-'}", f"public {public or '-'}",
+                 f"phase {'opening' if st.opening else st.phase}", f"to move {st.to_move()}"]
+        if st.pending is not None:
+            parts.append("pending " + json.dumps(st.pending, sort_keys=True, separators=(",", ":")))
+        return " | ".join(parts)
+
+
+__all__ = ["GoFishCodec"]
+
+
+# ----------------------------------------------------------------------------- resampling
+class _Dead(Exception):
+    """This sampling attempt reached a contradiction (start again)."""
+
+
+class _Unit:
+    """One card whose place in the deal is known (a dealt slot or a stock position) but whose
+    rank or identity the sampler may not have fixed yet."""
+
+    __slots__ = ("origin", "rank", "card", "forbid")
+
+    def __init__(self, origin: tuple, card: str | None = None):
+        self.origin = origin
+        self.card = card
+        self.rank = None if card is None else card[0]
+        self.forbid: set[str] = set()
+
+
+class GoFishResampler:
+    """Draws complete Go Fish deals (hands and stock order) consistent with one seat's view.
+
+    **Not uniform.** It walks the seat's log once, keeping every card it cannot place as a
+    *unit* (a dealt slot of a seat, or the stock position a draw took) and fixing a unit's
+    rank only when an event needs it: an asker holds the rank (a random unit of the asker is
+    made that rank), a refusal forbids the rank to every unit the target holds, a card handed
+    over becomes one of the target's units of its rank, a face-down book takes a random rank
+    the maker can complete, an unseen draw after a refused ask is not that rank. The units left
+    get random ranks (most constrained first, each rank weighted by the cards of it left),
+    identities are shuffled within ranks, and the deal is **checked by replaying** every
+    action of the log on it: it is kept only when the seat would have seen exactly the same
+    events (this also enforces what the walk does not, such as books that must be laid at
+    once). Choices are random but not weighted by how many deals follow from them, so some
+    consistent deals are more likely than others; ``cardmind.belief.gofish.GoFishBelief``
+    counts them exactly but cannot sample deals yet.
+
+    Raises:
+        RuntimeError: (from :meth:`sample`) no consistent deal found in ``attempts`` tries.
+    """
+
+    def __init__(self, codec: "GoFishCodec", attempts: int = 400):
+        self.codec = codec
+        self.attempts = attempts
+        self.S = codec.S
+        self.suits = [c[1] for c in codec.cards[:codec.S]]
+
+    # ------------------------------------------------------------------ public
+    def sample(self, world, seat: int, rng: np.random.Generator):
+        """A complete :class:`~cardmind.adapters.world.World` that ``seat`` cannot tell from
+        ``world`` (the decisions of its log replayed on a sampled deal)."""
+        log = self.seat_log(world, seat)
+        hand = world.dealt_hand(seat)
+        decisions = self.decisions(log)
+        target_events = [e for k, e in log if k == "event"]
+        pending = world.state.pending
+        last = "no attempt"
+        for _ in range(self.attempts):
+            try:
+                header = self._attempt(log, seat, hand, rng)
+            except _Dead as exc:
+                last = str(exc)
+                continue
+            w = self._replay(world, header, decisions)
+            if w is None:
+                last = "replay failed"
+                continue
+            got = [w.state.redact(e, seat) for k, e in w.log if k == "event"]
+            if got == target_events and w.state.pending == pending:
+                return w
+            last = "replay differs"
+        raise RuntimeError(f"gofish resampler: no consistent deal in {self.attempts} attempts ({last})")
+
+    def seat_log(self, world, seat: int) -> list[tuple]:
+        """``world``'s log as ``seat`` saw it (events redacted)."""
+        st = world.state
+        return [(k, st.redact(e, seat)) if k == "event" else (k, e) for k, e in world.log]
+
+    def decisions(self, log: list[tuple]) -> list[tuple[int, Any]]:
+        """The actions behind a log's events: ``(seat, action)``; draws and books during play
+        are forced, so they are not actions."""
+        out: list[tuple[int, Any]] = []
+        opening = True
+        laid: set[int] = set()
+        give_one = self.codec.options["give"] == "one"
+        pending = None
+        for kind, e in log:
+            if kind == "notice":
+                out.append((e["asker"], Ask(e["asker"], e["target"], e["rank"])))
+                pending = (e["asker"], e["target"], e["rank"])
+                continue
+            if kind != "event":
+                continue
+            t = e["type"]
+            if t == "book":
+                if opening and e["player"] not in laid:
+                    laid.add(e["player"])
+                    out.append((e["player"], LayBooks(e["player"])))
+                continue
+            opening = False
+            if t == "ask":
+                key = (e["asker"], e["target"], e["rank"])
+                if pending != key:
+                    out.append((e["asker"], Ask(*key)))
+                pending = None
+                if give_one and e["given"]:
+                    out.append((e["target"], Give(e["target"], e["given"][0])))
+            elif t == "ask_book":
+                out.append((e["asker"], AskBook(e["asker"], e["target"], e["rank"])))
+        return out
+
+    # ------------------------------------------------------------------ one attempt
+    def _attempt(self, log: list[tuple], seat: int, hand: list[str], rng: np.random.Generator) -> dict:
+        codec, S = self.codec, self.S
+        P, h = codec.P, codec.options["hand"]
+        held: list[list[_Unit]] = [[] for _ in range(P)]
+        units: list[_Unit] = []
+        fixed = {r: 0 for r in codec.ranks}          # units whose rank is fixed, per rank
+        used: set[str] = set()                        # identities placed
+        for s in range(P):
+            for i in range(h):
+                u = _Unit(("deal", s, i), hand[i] if s == seat else None)
+                held[s].append(u)
+                units.append(u)
+                if u.card is not None:
+                    fixed[u.rank] += 1
+                    used.add(u.card)
+        book_rank: dict[str, int] = {}                # sampled rank -> seat holding its book
+        books_of: list[list[str]] = [[] for _ in range(P)]
+        draws = 0
+        opening = True
+        refused: tuple[int, str] | None = None
+        gained: tuple[int, str | None, _Unit | None] | None = None   # who just gained cards, of what rank
+
+        def fix(u: _Unit, r: str) -> None:
+            if u.rank == r:
+                return
+            if u.rank is not None or r in u.forbid or fixed[r] >= S:
+                raise _Dead(f"cannot make a card of {u.origin} a {r}")
+            u.rank = r
+            fixed[r] += 1
+
+        def pick(s: int, r: str, avoid_identity: bool = True) -> _Unit:
+            """A unit of seat s that is (or can be made) rank r: fixed ones first."""
+            same = [u for u in held[s] if u.rank == r and (u.card is None or not avoid_identity)]
+            if same:
+                return same[int(rng.integers(len(same)))]
+            free = [u for u in held[s] if u.rank is None and r not in u.forbid]
+            if not free or fixed[r] >= S:
+                raise _Dead(f"seat {s} cannot hold a {r}")
+            u = free[int(rng.integers(len(free)))]
+            fix(u, r)
+            return u
+
+        def lay(s: int, r: str | None, must: _Unit | None = None) -> None:
+            if r is None:
+                cands = []
+                for q in codec.ranks:
+                    if q in book_rank or q in self._later:
+                        continue
+                    if must is not None and (must.rank not in (None, q) or q in must.forbid):
+                        continue
+                    have = [u for u in held[s] if u.rank == q]
+                    if any(u.rank == q for t in range(P) if t != s for u in held[t]):
+                        continue
+                    free = [u for u in held[s] if u.rank is None and q not in u.forbid]
+                    need = S - len(have)
+                    if need <= len(free) and fixed[q] + need <= S:
+                        cands.append(q)
+                if not cands:
+                    raise _Dead(f"seat {s} cannot have completed any book")
+                r = cands[int(rng.integers(len(cands)))]
+            if r in book_rank:
+                raise _Dead(f"book {r} laid twice")
+            if must is not None:
+                fix(must, r)
+            have = [u for u in held[s] if u.rank == r]
+            if len(have) > S:
+                raise _Dead("too many cards of a rank")
+            free = [u for u in held[s] if u.rank is None and r not in u.forbid]
+            need = S - len(have)
+            if need > len(free):
+                raise _Dead(f"seat {s} cannot complete {r}")
+            order = rng.permutation(len(free))[:need]
+            for k in order:
+                fix(free[k], r)
+                have.append(free[k])
+            for u in have:
+                held[s].remove(u)
+            book_rank[r] = s
+            books_of[s].append(r)
+
+        # ranks certainly still in play after each log entry: cards shown later, ranks asked
+        # for later (the asker holds one), books of known rank laid later; a book laid now
+        # cannot be of these ranks
+        later: list[set[str]] = [set() for _ in log]
+        acc: set[str] = set()
+        for i in range(len(log) - 1, -1, -1):
+            later[i] = set(acc)
+            kind, e = log[i]
+            if kind == "notice":
+                acc.add(e["rank"])
+            elif kind == "event":
+                t = e["type"]
+                if t == "ask":
+                    acc.add(e["rank"])
+                elif t == "draw" and e["card"] is not None:
+                    acc.add(e["card"][0])
+                elif t == "book" and e["rank"] is not None:
+                    acc.add(e["rank"])
+        self._later: set[str] = set()
+
+        for i, (kind, e) in enumerate(log):
+            if kind != "event":
+                continue
+            self._later = later[i]
+            t = e["type"]
+            if t == "book":
+                s, r = e["player"], e["rank"]
+                if opening:
+                    lay(s, r)
+                else:
+                    must = None
+                    if r is None and gained is not None and gained[0] == s:
+                        r = gained[1]
+                        must = gained[2] if r is None else None
+                    lay(s, r, must)
+                gained = None
+                continue
+            opening = False
+            gained = None
+            after_refusal, refused = refused, None
+            if t == "ask":
+                a, tg, r, given = e["asker"], e["target"], e["rank"], e["given"]
+                if a != seat:
+                    pick(a, r, avoid_identity=False)
+                if not given:
+                    for u in held[tg]:
+                        if u.rank == r:
+                            raise _Dead(f"seat {tg} refused {r} but holds one")
+                        if u.rank is None:
+                            u.forbid.add(r)
+                    refused = (a, r)
+                    continue
+                for c in given:
+                    u = next((x for x in held[tg] if x.card == c), None)
+                    if u is None:
+                        if c in used:
+                            raise _Dead(f"{c} is elsewhere")
+                        u = pick(tg, r)
+                        u.card = c
+                        used.add(c)
+                    held[tg].remove(u)
+                    held[a].append(u)
+                if codec.options["give"] == "all":
+                    for u in held[tg]:
+                        if u.rank == r:
+                            raise _Dead(f"seat {tg} kept a {r}")
+                        if u.rank is None:
+                            u.forbid.add(r)
+                gained = (a, r, None)
+            elif t == "draw":
+                d, c = e["player"], e["card"]
+                u = _Unit(("draw", draws), c)
+                draws += 1
+                units.append(u)
+                if c is not None:
+                    if c in used:
+                        raise _Dead(f"{c} drawn twice")
+                    used.add(c)
+                    if fixed[u.rank] >= S:
+                        raise _Dead(f"too many {u.rank}")
+                    fixed[u.rank] += 1
+                elif after_refusal is not None and after_refusal[0] == d:
+                    u.forbid.add(after_refusal[1])
+                held[d].append(u)
+                gained = (d, None if c is None else c[0], u)
+            elif t == "ask_book":
+                a, tg, r, ok = e["asker"], e["target"], e["rank"], e["success"]
+                if ok:
+                    if book_rank.get(r) != tg:
+                        raise _Dead(f"seat {tg} holds no book of {r} here")
+                    book_rank[r] = a
+                elif book_rank.get(r) == tg:
+                    raise _Dead(f"seat {tg} holds the book of {r} here")
+
+        # ranks of the units left, most constrained first
+        left = {r: S - fixed[r] for r in codec.ranks}
+        free_units = [u for u in units if u.rank is None]
+        rng.shuffle(free_units)
+        free_units.sort(key=lambda u: len(u.forbid), reverse=True)
+        for u in free_units:
+            opts = [r for r in codec.ranks if left[r] > 0 and r not in u.forbid]
+            if not opts:
+                raise _Dead("no rank left for a card")
+            w = np.array([left[r] for r in opts], dtype=float)
+            r = opts[int(rng.choice(len(opts), p=w / w.sum()))]
+            u.rank = r
+            left[r] -= 1
+        # identities: shuffle the unplaced cards of each rank among its units and the stock rest
+        stock_rest: list[str] = []
+        for r in codec.ranks:
+            free_cards = [c for c in codec.cards if c[0] == r and c not in used]
+            rng.shuffle(free_cards)
+            need = [u for u in units if u.rank == r and u.card is None]
+            if len(free_cards) < len(need):
+                raise _Dead("identities do not add up")
+            for u, c in zip(need, free_cards):
+                u.card = c
+            stock_rest += free_cards[len(need):]
+        rng.shuffle(stock_rest)
+        hands = [[""] * h for _ in range(P)]
+        drawn: dict[int, str] = {}
+        for u in units:
+            if u.origin[0] == "deal":
+                hands[u.origin[1]][u.origin[2]] = u.card
+            else:
+                drawn[u.origin[1]] = u.card
+        stock = [drawn[k] for k in range(draws)] + stock_rest
+        return {"hands": hands, "stock": stock}
+
+    def _replay(self, world, header: dict, decisions: list[tuple[int, Any]]):
+        from .world import World  # noqa: PLC0415
+
+        codec = self.codec
+        w = World(codec, 10 ** 9, world.truncation)
+        index = codec.deck_index()
+        try:
+            for c in codec.order_from_header(header):
+                w.apply_chance(index[c])
+            for seat, action in decisions:
+                if w.current_player() != seat:
+                    return None
+                w.apply(codec.encode(action))
+        except (IllegalAction, ValueError, KeyError):
+            return None
+        w.react = list(world.react)
+        w.moves = world.moves
+        w.max_moves = world.max_moves
+        w.truncated = world.truncated
+        w._current = None
+        return w
+
+
+def _resample(self, world, seat: int, rng: np.random.Generator):
+    """Consistent but not uniform (see :class:`GoFishResampler`)."""
+    sampler = self.__dict__.get("_resampler")
+    if sampler is None:
+        sampler = self.__dict__["_resampler"] = GoFishResampler(self)
+    return sampler.sample(world, seat, rng)
+
+
+GoFishCodec.resample = _resample
