@@ -161,9 +161,10 @@ def resolve_agent(spec: str, game: Game | str | None = None) -> type[Agent]:
 def _load_builtin() -> None:
     import importlib  # noqa: PLC0415
 
-    for mod in ("literature", "literature_peer", "literature_belief", "gofish"):
+    for mod in ("literature", "literature_peer", "literature_belief", "gofish",
+                ".adapters.openspiel_agent"):
         try:
-            importlib.import_module(f"{__package__}.{mod}")
+            importlib.import_module(f".{mod}", __package__)
         except ModuleNotFoundError as exc:
             if exc.name != f"{__package__}.{mod}":
                 raise
