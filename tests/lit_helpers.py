@@ -43,20 +43,22 @@ def _key(options: Mapping[str, Any]) -> tuple:
     return tuple(sorted(options.items()))
 
 
-@lru_cache(maxsize=64)
-def _simulate(opts_key: tuple, seed: int, agent: str) -> Record:
+@lru_cache(maxsize=128)
+def _simulate(opts_key: tuple, seed: int, agent: str, max_actions: int) -> Record:
     options = dict(opts_key)
     cls = resolve_agent(agent, GAME)
     n = options.get("players", 6)
     res = play_game(GAME, options, [cls] * n, np.random.default_rng(seed),
-                    [np.random.default_rng([seed, s]) for s in range(n)])
+                    [np.random.default_rng([seed, s]) for s in range(n)], max_actions=max_actions)
     assert res.forfeit is None, res.forfeit_reason
     return res.record
 
 
-def simulate(options: Mapping[str, Any], seed: int, agent: str = "random") -> Record:
-    """The complete record of one seeded game between ``agent`` players (cached)."""
-    return _simulate(_key(options), seed, agent)
+def simulate(options: Mapping[str, Any], seed: int, agent: str = "random", max_actions: int = 500) -> Record:
+    """The complete record of one seeded game between ``agent`` players (cached). Random
+    players under ``ask_own_card`` can ask for ever: such games stop after ``max_actions``
+    actions; their records are legal prefixes of a game."""
+    return _simulate(_key(options), seed, agent, max_actions)
 
 
 def belief_after(rec: Record, seat: int, k: int) -> LiteratureBelief:
