@@ -122,7 +122,7 @@ class GoFishCodec(ActionCodec):
 
     # ------------------------------------------------------------------ observation
     def observation_size(self) -> int:
-        """``P + N + P*N + P + 1 + P + P + R*(P+1) + 3 + P + R + 2P`` (377 with the defaults)."""
+        """``P + N + P*N + P + 1 + P + P + R*(P+1) + 3 + P + R + 2P`` (370 with the defaults)."""
         P, N, R = self.P, self.N, self.R
         return P + N + P * N + P + 1 + P + P + R * (P + 1) + 3 + P + R + 2 * P
 
@@ -224,8 +224,10 @@ class GoFishResampler:
     rank only when an event needs it: an asker holds the rank (a random unit of the asker is
     made that rank), a refusal forbids the rank to every unit the target holds, a card handed
     over becomes one of the target's units of its rank, a face-down book takes a random rank
-    the maker can complete, an unseen draw after a refused ask is not that rank. The units left
-    get random ranks (most constrained first, each rank weighted by the cards of it left),
+    the maker can complete (not one seen in play later), an unseen draw after a refused ask is
+    not that rank, and a seat that gains cards without laying a book is kept from holding the
+    whole rank. The units left get random ranks (a matching of units to the cards left of each
+    rank, most constrained units first),
     identities are shuffled within ranks, and the deal is **checked by replaying** every
     action of the log on it: it is kept only when the seat would have seen exactly the same
     events (this also enforces what the walk does not, such as books that must be laid at
@@ -346,7 +348,9 @@ class GoFishResampler:
             free = [u for u in held[s] if u.rank is None and r not in u.forbid]
             if not free or fixed[r] >= S:
                 raise _Dead(f"seat {s} cannot hold a {r}")
-            u = free[int(rng.integers(len(free)))]
+            # prefer the cards with the most ranks ruled out: keep the flexible ones for later
+            w = np.array([4.0 ** len(u.forbid) for u in free])
+            u = free[int(rng.choice(len(free), p=w / w.sum()))]
             fix(u, r)
             return u
 
@@ -379,7 +383,8 @@ class GoFishResampler:
             need = S - len(have)
             if need > len(free):
                 raise _Dead(f"seat {s} cannot complete {r}")
-            order = rng.permutation(len(free))[:need]
+            w = np.array([4.0 ** len(u.forbid) for u in free])
+            order = rng.choice(len(free), size=need, replace=False, p=w / w.sum()) if need else []
             for k in order:
                 fix(free[k], r)
                 have.append(free[k])
@@ -408,6 +413,23 @@ class GoFishResampler:
                     acc.add(e["rank"])
         self._later: set[str] = set()
 
+        def no_complete(s: int, q: str) -> None:
+            """Seat s did not lay a book: it does not hold every card of q."""
+            f = sum(1 for u in held[s] if u.rank == q)
+            if f >= S:
+                raise _Dead(f"seat {s} holds every {q} but laid no book")
+            capable = [u for u in held[s] if u.rank is None and q not in u.forbid]
+            extra = len(capable) - (S - 1 - f)
+            if extra > 0:
+                for k in rng.choice(len(capable), size=extra, replace=False):
+                    capable[k].forbid.add(q)
+
+        def book_follows(i: int, s: int) -> bool:
+            for kind, e in log[i + 1:]:
+                if kind == "event":
+                    return e["type"] == "book" and e["player"] == s
+            return False
+
         for i, (kind, e) in enumerate(log):
             if kind != "event":
                 continue
@@ -419,9 +441,10 @@ class GoFishResampler:
                     lay(s, r)
                 else:
                     must = None
-                    if r is None and gained is not None and gained[0] == s:
-                        r = gained[1]
-                        must = gained[2] if r is None else None
+                    if gained is not None and gained[0] == s:
+                        # the book is of the rank just gained; after a draw, the card drawn completes it
+                        r = r if r is not None else gained[1]
+                        must = gained[2]
                     lay(s, r, must)
                 gained = None
                 continue
@@ -457,6 +480,8 @@ class GoFishResampler:
                         if u.rank is None:
                             u.forbid.add(r)
                 gained = (a, r, None)
+                if not book_follows(i, a):
+                    no_complete(a, r)
             elif t == "draw":
                 d, c = e["player"], e["card"]
                 u = _Unit(("draw", draws), c)
@@ -473,6 +498,13 @@ class GoFishResampler:
                     u.forbid.add(after_refusal[1])
                 held[d].append(u)
                 gained = (d, None if c is None else c[0], u)
+                if not book_follows(i, d):
+                    if c is not None:
+                        no_complete(d, c[0])
+                    else:       # the unseen card completes no rank the drawer holds the rest of
+                        for q in codec.ranks:
+                            if sum(1 for x in held[d] if x.rank == q) == S - 1:
+                                u.forbid.add(q)
             elif t == "ask_book":
                 a, tg, r, ok = e["asker"], e["target"], e["rank"], e["success"]
                 if ok:
@@ -482,19 +514,37 @@ class GoFishResampler:
                 elif book_rank.get(r) == tg:
                     raise _Dead(f"seat {tg} holds the book of {r} here")
 
-        # ranks of the units left, most constrained first
+        # ranks of the units left: a matching of units to the cards of each rank left (augmenting
+        # paths, so it finds one whenever one exists), most constrained units first, random order
         left = {r: S - fixed[r] for r in codec.ranks}
         free_units = [u for u in units if u.rank is None]
         rng.shuffle(free_units)
         free_units.sort(key=lambda u: len(u.forbid), reverse=True)
+        at: dict[str, list[_Unit]] = {r: [] for r in codec.ranks}
+        ranks = list(codec.ranks)
+
+        def augment(u: _Unit, seen: set[str]) -> bool:
+            opts = [r for r in ranks if r not in u.forbid and r not in seen and S - fixed[r] > 0]
+            rng.shuffle(opts)
+            opts.sort(key=lambda r: len(at[r]) >= left[r])       # ranks with room first
+            for r in opts:
+                seen.add(r)
+                if len(at[r]) < left[r]:
+                    at[r].append(u)
+                    return True
+                for v in list(at[r]):
+                    if augment(v, seen):
+                        at[r].remove(v)
+                        at[r].append(u)
+                        return True
+            return False
+
         for u in free_units:
-            opts = [r for r in codec.ranks if left[r] > 0 and r not in u.forbid]
-            if not opts:
+            if not augment(u, set()):
                 raise _Dead("no rank left for a card")
-            w = np.array([left[r] for r in opts], dtype=float)
-            r = opts[int(rng.choice(len(opts), p=w / w.sum()))]
-            u.rank = r
-            left[r] -= 1
+        for r, us in at.items():
+            for u in us:
+                u.rank = r
         # identities: shuffle the unplaced cards of each rank among its units and the stock rest
         stock_rest: list[str] = []
         for r in codec.ranks:

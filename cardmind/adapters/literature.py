@@ -18,7 +18,7 @@ choose ``next``        ``C*P + S*T**6 + P + next``                      ``P`` (6
 
 The acting seat is never encoded (it is the seat deciding). With ``claim_any_time`` the
 adapters add ``decline`` (id ``num_actions``). 6 players and 54 cards: 6897 ids (+1);
-8 players: 37296 (+1).
+8 players: 37312 (+1).
 
 Adapter parameter ``claims``: ``"all"`` (default) offers every claim the rules allow;
 ``"known"`` is a smaller model for searches: a claim only of a set whose six holders the
