@@ -44,14 +44,19 @@ class BeliefAgent(LiteratureAgent):
             as stalled (then the best claim is made whatever its probability).
         next_policy: whom to choose after a won claim: ``"self"`` (this seat when it has
             cards) or ``"most_cards"`` (the teammate holding the most cards).
+        lookahead: how many of the best asks to re-rank by looking one ask ahead: the
+            exact posterior after a hit gives the best next ask's chance ``q``, and the ask is
+            worth ``p * (1 + chain * q)`` (a hit keeps the turn); 0 disables.
+        chain: weight of the follow-up in the lookahead.
         w_progress: weight of the progress a hit makes towards claiming its set.
         w_reveal: weight of the information an ask gives the opponents.
         w_info: weight of what the answer teaches (prefers informative asks on ties).
     """
 
     name = "belief"
-    default_settings = {"claim_margin": 0.0, "w_progress": 0.6, "w_reveal": 0.15, "w_info": 0.05,
-                        "idle_claim": 0.0, "stall_events": 24, "next_policy": "self"}
+    default_settings = {"claim_margin": 0.0, "w_progress": 0.0, "w_reveal": 0.0, "w_info": 0.0,
+                        "idle_claim": 0.9, "stall_events": 24, "next_policy": "self",
+                        "lookahead": 0, "chain": 1.0}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -139,12 +144,18 @@ class BeliefAgent(LiteratureAgent):
                 return make_claim(self.seat, name, a, set_cards(name))
             return self.guess_claim(rng)
         team_hold = {name: self.tracker.team_holds_probability(name) for name in st.unclaimed_sets()}
-        best_val, best_ask = None, None
-        for ask in asks:
-            v = self.ask_value(ask.card, ask.target, marg, team_hold)
-            key = (v, ask.card, -ask.target)
-            if best_val is None or key > best_val:
-                best_val, best_ask = key, ask
+        ranked = sorted(((self.ask_value(a.card, a.target, marg, team_hold), a.card, -a.target, a) for a in asks),
+                        key=lambda x: x[:3], reverse=True)
+        best_ask = ranked[0][3]
+        k = self.settings["lookahead"]
+        if k and marg.get(best_ask.card, {}).get(best_ask.target, 0.0) < 1.0:
+            best_val = None
+            for v, _, _, a in ranked[:k]:
+                p = marg.get(a.card, {}).get(a.target, 0.0)
+                q = self._follow_up(a)
+                val = (p * (1 + self.settings["chain"] * q), v)
+                if best_val is None or val > best_val:
+                    best_val, best_ask = val, a
         p_best_ask = marg.get(best_ask.card, {}).get(best_ask.target, 0.0)
         if p_best_ask >= 1.0:
             return best_ask
@@ -159,6 +170,22 @@ class BeliefAgent(LiteratureAgent):
             p, _, name, a = claims[0]
             return make_claim(self.seat, name, a, set_cards(name))
         return best_ask
+
+    def _follow_up(self, ask) -> float:
+        """The best ask's chance right after ``ask`` succeeds (exact posterior of that future)."""
+        tr = self.tracker
+        hyp = LiteratureBelief(tr.options, tr.observer, tr.hand, engine=tr.engine)
+        try:
+            for ev in tr.events:
+                hyp.observe(ev)
+            hyp.observe({"type": "ask", "asker": ask.asker, "target": ask.target, "card": ask.card, "success": True})
+            marg = hyp.marginals()
+        except (Contradiction, Exception):  # noqa: BLE001 - an impossible future is worth nothing
+            return 0.0
+        best = 0.0
+        for a in hyp.state.legal_asks(self.seat):
+            best = max(best, marg.get(a.card, {}).get(a.target, 0.0))
+        return best
 
     def _stalled(self) -> bool:
         """Whether no card has been handed over and no claim made for ``stall_events`` events."""

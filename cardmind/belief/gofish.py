@@ -64,7 +64,9 @@ class GoFishBelief:
         budget: most states the exact engine keeps before switching to the approximate one.
         particles: number of particles of the approximate engine.
         seed: seed of the approximate engine's random numbers (results are reproducible).
-        exact_only: never approximate (raise ``Contradiction``-free ``MemoryError`` instead).
+        exact_only: never approximate (raise ``MemoryError`` past the budget instead).
+        engine: ``"fast"`` (the vectorised filter of :mod:`.gofish_filter`) or
+            ``"reference"`` (the plain one in this module; the tests check they agree).
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -73,12 +75,14 @@ class GoFishBelief:
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str],
                  budget: int = DEFAULT_BUDGET, particles: int = DEFAULT_PARTICLES, seed: int = 0,
-                 exact_only: bool = False):
+                 exact_only: bool = False, engine: str = "fast"):
         from ..core import get_game  # noqa: PLC0415
 
         self.game = get_game("gofish")
         self.options = self.game.parse_options(options)
         self.players = self.options["players"]
+        if not 0 <= observer < self.players:
+            raise ValueError(f"observer {observer} is not a seat (0-{self.players - 1})")
         self.observer = observer
         self.hand = list(hand)
         self.ranks = game_ranks(self.options)
@@ -95,6 +99,14 @@ class GoFishBelief:
         self.n_particles = particles
         self.seed = seed
         self.exact_only = exact_only
+        if engine not in ("fast", "reference"):
+            raise ValueError(f"unknown engine {engine!r}")
+        self.engine = engine
+        self._ff = None
+        self._now: tuple[tuple, dict] | None = None
+        #: answer as if the last move were over with no book laid after it (a player about
+        #: to act knows this); by default a record's end is a legal prefix and a book may follow
+        self.settled = False
         self._cache: tuple[int, Any] | None = None
 
     @classmethod
@@ -126,21 +138,35 @@ class GoFishBelief:
         self.state.apply_event(ev)
         self.events.append(ev)
         self._cache = None
+        self._now = None
 
-    # ------------------------------------------------------------------ filtering
+    # ------------------------------------------------------------------ engines
+    def _groups(self):
+        """The fast filter advanced to every event, and its groups as of now."""
+        if self._ff is None:
+            from .gofish_filter import FastFilter  # noqa: PLC0415
+
+            self._ff = FastFilter(self)
+        key = (len(self.events), self.settled)
+        if self._now is None or self._now[0] != key:
+            self._ff.advance(self.events)
+            self._now = (key, self._ff.now(self.settled))
+        return self._ff, self._now[1]
+
     def _run(self):
-        """Filter every event; return the final population (cached per event count)."""
+        """The reference filter over every event (cached per event count)."""
         if self._cache is not None and self._cache[0] == len(self.events):
             return self._cache[1]
-        f = _Filter(self)
-        pop = f.run(self.events)
+        pop = _Filter(self).run(self.events)
         self._cache = (len(self.events), pop)
         return pop
 
     @property
     def exact(self) -> bool:
         """Whether the answers are exact (else the approximate engine produced them)."""
-        return self._run().exact
+        if self.engine == "reference":
+            return self._run().exact
+        return self._groups()[0].exact
 
     @property
     def consistent_deals(self) -> int:
@@ -150,17 +176,65 @@ class GoFishBelief:
         Raises:
             Contradiction: no deal is consistent with the events.
         """
-        return self._run().total()
+        if self.engine == "reference":
+            return self._run().total()
+        ff, groups = self._groups()
+        total = ff.total(groups)
+        if not total:
+            raise Contradiction("no deal is consistent with the events")
+        return int(total) if ff.exact else int(round(float(total) * ff.scale))
+
+    def _prob(self, num, den, exact: bool, is_exact: bool):
+        if exact and is_exact:
+            return Fraction(int(num), int(den))
+        return float(num / den)
 
     def holdings(self, exact: bool = False) -> dict[Any, dict[str, dict[int, Any]]]:
-        """``{seat or "stock": {rank: {count: probability}}}`` of each rank's cards held now
-        (zero-probability counts left out; ranks already booked left out)."""
-        return self._run().holdings(exact)
+        """``{seat or "stock": {rank: {count: probability}}}``: how many cards of each rank
+        each seat and the stock hold now (a rank in a face-down book counts as held by
+        nobody; ranks whose book the observer has seen laid are left out; zero-probability
+        counts are left out)."""
+        if self.engine == "reference":
+            return self._run().holdings(exact)
+        ff, groups = self._groups()
+        acc, total = ff.holdings(groups)
+        if not total:
+            raise Contradiction("no deal is consistent with the events")
+        own = Counter(c[0] for c in (self.state.hands[self.observer] or ()))
+        out: dict[Any, dict[str, dict[int, Any]]] = {}
+        live = [r for r in self.ranks if r not in ff.known_books]
+        one = Fraction(1) if exact and ff.exact else 1.0
+        for r in live:
+            out.setdefault(self.observer, {})[r] = {own[r]: one}
+        for (s, r), d in acc.items():
+            out.setdefault(s, {})[r] = {c: self._prob(v, total, exact, ff.exact) for c, v in sorted(d.items()) if v}
+        order = {s: i for i, s in enumerate(list(range(self.players)) + ["stock"])}
+        return {s: {r: out[s][r] for r in self.ranks if r in out[s]} for s in sorted(out, key=order.__getitem__)}
 
     def books(self, exact: bool = False) -> list[dict[str, Any]]:
-        """For every book laid, in the order made: ``maker``, ``owner`` (now), ``known``
-        (whether the observer knows its rank) and ``ranks`` ``{rank: probability}``."""
-        return self._run().books(exact)
+        """For every book laid, in the order made: ``maker``, ``owner`` (now; a
+        ``{seat: probability}`` map in the rare case it is uncertain), ``known`` (whether the
+        observer knows its rank) and ``ranks`` ``{rank: probability}``."""
+        if self.engine == "reference":
+            return self._run().books(exact)
+        ff, groups = self._groups()
+        total = ff.total(groups)
+        hidden = ff.book_ranks(groups)
+        one = Fraction(1) if exact and ff.exact else 1.0
+        out, hi = [], 0
+        for b in ff.book_log:
+            entry: dict[str, Any] = {"maker": b["maker"], "owner": b["owner"], "known": b["rank"] is not None}
+            if b["rank"] is not None:
+                entry["ranks"] = {b["rank"]: one}
+            else:
+                ranks, owners = hidden[hi] if hi < len(hidden) else ({}, {})
+                entry["ranks"] = {r: self._prob(v, total, exact, ff.exact)
+                                  for r, v in sorted(ranks.items(), key=lambda kv: self.ranks.index(kv[0]))}
+                entry["owner"] = (next(iter(owners)) if len(owners) == 1 else
+                                  {o: self._prob(v, total, exact, ff.exact) for o, v in sorted(owners.items())})
+                hi += 1
+            out.append(entry)
+        return out
 
     def p_holds(self, seat: int, rank: str) -> float:
         """P(``seat`` holds at least one card of ``rank`` now)."""
@@ -171,13 +245,18 @@ class GoFishBelief:
 
     def to_json(self) -> dict[str, Any]:
         """The belief object of ``cardmind belief --json`` for Go Fish (records.md):
-        ``consistent_deals``, ``holdings`` (seats as string keys, counts as string keys),
-        ``books``, plus ``exact``."""
-        pop = self._run()
-        hold = {str(k): {r: {str(c): p for c, p in sorted(d.items())} for r, d in v.items()}
-                for k, v in pop.holdings(False).items()}
-        return {"consistent_deals": pop.total(), "exact": pop.exact, "holdings": hold,
-                "books": pop.books(False)}
+        ``consistent_deals`` (exact integer, or an estimate when ``exact`` is false),
+        ``holdings`` (seats and counts as string keys), ``books``, and ``exact``."""
+        hold = {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
+                for k, v in self.holdings().items()}
+        books = []
+        for b in self.books():
+            b = dict(b)
+            if isinstance(b["owner"], dict):
+                b["owner"] = {str(k): v for k, v in b["owner"].items()}
+            books.append(b)
+        return {"consistent_deals": self.consistent_deals, "exact": self.exact, "holdings": hold,
+                "books": books}
 
 
 # ----------------------------------------------------------------------------- populations

@@ -1,0 +1,575 @@
+"""The vectorised Go Fish forward filter (the fast engine of :mod:`cardmind.belief.gofish`).
+
+Same states, transitions and integer multiplicities as the reference filter in
+``gofish.py`` (the tests check they agree exactly), organised for speed: states sharing
+their public context (the cards each seat is known to hold, the ranks of face-down books,
+an unseen draw a book may follow) form a **group**, and a group's hidden counts are the rows
+of one ``int8`` matrix (one column per other seat and rank) with one weight per row:
+exact Python integers in an object array, or floats once the filter is approximate.
+
+Approximate mode keeps the same groups but rows are particles (duplicates allowed): a
+branching event (an unseen draw) draws one successor per particle in proportion to its
+multiplicity and multiplies the particle's weight by their sum; particles are resampled
+(systematic resampling) when the effective sample size falls below half.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from math import factorial
+from typing import Any
+
+import numpy as np
+
+from ..errors import Contradiction, IllegalAction
+
+_FACT = np.array([factorial(i) for i in range(64)], dtype=object)
+
+
+def _zeros_obj(n: int) -> np.ndarray:
+    out = np.empty(n, dtype=object)
+    out[:] = 0
+    return out
+
+
+class FastFilter:
+    """Applies Go Fish events to grouped hidden states (see the module docstring).
+
+    Args:
+        tracker: the :class:`~cardmind.belief.gofish.GoFishBelief` (options, observer,
+            hand, budget, particles, seed).
+    """
+
+    def __init__(self, tracker: Any):
+        t = self.t = tracker
+        self.R, self.K, self.S = t.R, t.K, t.S
+        self.own = Counter(c[0] for c in t.hand)
+        self.own_cards = set(t.hand)
+        self.known_books: dict[str, int] = {}
+        self.book_log: list[dict] = []
+        self.window: tuple | None = None
+        self.refused: tuple | None = None
+        self.opening = True
+        self.opening_hidden: Counter = Counter()
+        self.opening_known: list[tuple[int, str]] = []
+        self.exact = True
+        self.scale = 1.0
+        self.rng = np.random.default_rng(t.seed)
+        self.groups: dict = {}
+        self.processed = 0
+
+    # ------------------------------------------------------------------ helpers
+    def col(self, k: int, r: str) -> int:
+        return k * self.R + self.t.rank_index[r]
+
+    def unknown(self, r: str, pub, bk) -> int:
+        if r in self.known_books or any(br == r for br, _ in bk):
+            return 0
+        return self.S - self.own[r] - sum(1 for q in pub for c in q if c[0] == r)
+
+    @staticmethod
+    def pubcount(q: frozenset, r: str) -> int:
+        return sum(1 for c in q if c[0] == r)
+
+    def hidden_total(self, H: np.ndarray, r: str) -> np.ndarray:
+        ri = self.t.rank_index[r]
+        return H[:, ri::self.R].sum(axis=1) if self.K else np.zeros(len(H), dtype=np.int64)
+
+    # ------------------------------------------------------------------ group plumbing
+    def _put(self, out: dict, ctx, H: np.ndarray, W: np.ndarray) -> None:
+        if len(H) == 0:
+            return
+        got = out.get(ctx)
+        if got is None:
+            out[ctx] = [H, W, False]
+        else:
+            got[0] = np.concatenate([got[0], H])
+            got[1] = np.concatenate([got[1], W])
+            got[2] = True
+
+    def _finish(self, out: dict) -> dict:
+        """Merge duplicate rows of groups built from several parts (exact mode); check the
+        budget; resample (approximate mode)."""
+        res = {}
+        for ctx, (H, W, merged) in out.items():
+            if merged and self.exact:
+                H = np.ascontiguousarray(H)
+                v = H.view(np.dtype((np.void, H.shape[1]))).ravel() if H.shape[1] else np.zeros(len(H))
+                uniq, first, inv = np.unique(v, return_index=True, return_inverse=True)
+                if len(uniq) < len(H):
+                    W2 = _zeros_obj(len(uniq))
+                    np.add.at(W2, inv.ravel(), W)
+                    H, W = H[first], W2
+            res[ctx] = (H, W)
+        if self.exact:
+            n = sum(len(H) for H, _ in res.values())
+            if n > self.t.budget:
+                if self.t.exact_only:
+                    raise MemoryError(f"the exact Go Fish filter exceeded {self.t.budget} states")
+                return self._to_particles(res)
+            return res
+        return self._resample(res)
+
+    def _to_particles(self, groups: dict) -> dict:
+        """Switch to the approximate engine: draw particles from the exact distribution."""
+        self.exact = False
+        ctxs = list(groups)
+        Ws = [groups[c][1] for c in ctxs]
+        total = sum(int(w.sum()) for w in Ws)
+        probs = np.concatenate([np.array([x / total for x in w], dtype=float) for w in Ws])
+        probs /= probs.sum()
+        n = self.t.n_particles
+        pick = self.rng.choice(len(probs), size=n, p=probs)
+        offsets = np.cumsum([0] + [len(w) for w in Ws])
+        self.scale = float(total) / n
+        out: dict = {}
+        for gi, ctx in enumerate(ctxs):
+            sel = pick[(pick >= offsets[gi]) & (pick < offsets[gi + 1])] - offsets[gi]
+            if len(sel):
+                out[ctx] = (groups[ctx][0][sel], np.ones(len(sel)))
+        return out
+
+    def _resample(self, groups: dict) -> dict:
+        if not groups:
+            return groups
+        ctxs = list(groups)
+        w = np.concatenate([groups[c][1] for c in ctxs]).astype(float)
+        tot = w.sum()
+        if tot <= 0:
+            return {}
+        n = self.t.n_particles
+        ess = tot * tot / float((w * w).sum())
+        if ess >= n / 2 and len(w) >= n / 2:
+            return groups
+        positions = (self.rng.random() + np.arange(n)) / n
+        idx = np.minimum(np.searchsorted(np.cumsum(w / tot), positions), len(w) - 1)
+        offsets = np.cumsum([0] + [len(groups[c][1]) for c in ctxs])
+        self.scale *= tot / n
+        out = {}
+        for gi, ctx in enumerate(ctxs):
+            sel = idx[(idx >= offsets[gi]) & (idx < offsets[gi + 1])] - offsets[gi]
+            if len(sel):
+                out[ctx] = (groups[ctx][0][sel], np.ones(len(sel)))
+        return out
+
+    def _mul(self, W: np.ndarray, factor: np.ndarray) -> np.ndarray:
+        if self.exact:
+            return W * factor.astype(object)
+        return W * factor
+
+    def _div(self, W: np.ndarray, d: int) -> np.ndarray:
+        if self.exact:
+            return W // d
+        return W / d
+
+    # ------------------------------------------------------------------ the deal
+    def deal(self) -> dict:
+        from .gofish import _compositions_capped  # noqa: PLC0415
+
+        t = self.t
+        u0 = tuple(self.S - self.own[r] for r in t.ranks)
+        H = t.options["hand"]
+        comps = _compositions_capped(H, u0)
+        empty_pub = tuple(frozenset() for _ in range(self.K))
+        ctx = (empty_pub, (), None)
+        if len(comps) ** self.K > t.budget:
+            if t.exact_only:
+                raise MemoryError(f"the exact Go Fish filter would need about {len(comps) ** self.K} "
+                                  f"states at the deal")
+            return self._sample_deals(u0, H, ctx)
+        rows = [()]
+        lefts = [u0]
+        for _ in range(self.K):
+            nrows, nlefts = [], []
+            for row, left in zip(rows, lefts):
+                for c in _compositions_capped(H, left):
+                    nrows.append(row + c)
+                    nlefts.append(tuple(a - b for a, b in zip(left, c)))
+            rows, lefts = nrows, nlefts
+        Hm = np.array(rows, dtype=np.int8).reshape(len(rows), self.K * self.R)
+        W = np.empty(len(rows), dtype=object)
+        W[:] = 1
+        for ri in range(self.R):
+            cols = Hm[:, ri::self.R].astype(np.int64)
+            stock = u0[ri] - cols.sum(axis=1)
+            w = _FACT[u0[ri]] // _FACT[stock]
+            for k in range(self.K):
+                w = w // _FACT[cols[:, k]]
+            W = W * w
+        return {ctx: (Hm, W)}
+
+    def _sample_deals(self, u0: tuple[int, ...], H: int, ctx) -> dict:
+        t = self.t
+        self.exact = False
+        pool = np.array([ri for ri in range(self.R) for _ in range(u0[ri])])
+        n = t.n_particles
+        total_deals = factorial(len(pool)) // factorial(len(pool) - self.K * H) // factorial(H) ** self.K
+        self.scale = float(total_deals) / n
+        Hm = np.zeros((n, self.K * self.R), dtype=np.int8)
+        for j in range(n):
+            perm = self.rng.permutation(pool)
+            for k in range(self.K):
+                np.add.at(Hm[j], k * self.R + perm[k * H:(k + 1) * H], 1)
+        return {ctx: (Hm, np.ones(n))}
+
+    # ------------------------------------------------------------------ running
+    def advance(self, events: list[dict]) -> None:
+        """Apply the events not yet applied (the filter is incremental)."""
+        if self.processed == 0 and not self.groups:
+            self.groups = self.deal()
+        for i in range(self.processed, len(events)):
+            ev = events[i]
+            try:
+                self.groups = self.step(self.groups, ev)
+            except Contradiction as exc:
+                raise Contradiction(exc.message, i) from None
+            if not self.groups:
+                raise Contradiction(f"no deal is consistent with the events after this {ev['type']}", i)
+            self.processed = i + 1
+
+    def now(self, settled: bool = False) -> dict:
+        """The groups as of now. The record so far is a legal prefix: dealt books may still
+        come from seats yet to lay them, and, unless ``settled``, a book may still follow
+        the last event (with ``settled``, the last move is over and no book came: what a
+        player to act next knows)."""
+        groups = self.groups
+        saved = (self.window, self.opening)
+        if self.window is not None and settled:
+            groups = self._no_book(groups, self.window)
+        if self.opening:
+            groups = self._end_opening(groups, final=False)
+        self.window, self.opening = saved
+        if not groups:
+            raise Contradiction("no deal is consistent with the events", max(0, self.processed - 1))
+        return groups
+
+    def step(self, groups: dict, ev: dict) -> dict:
+        o = self.t.observer
+        kind = ev["type"]
+        if kind == "book" and self.opening:
+            s, r = ev["player"], ev["rank"]
+            if s == o:
+                self._own_book(r)
+            elif r is not None:
+                self.opening_known.append((s, r))
+                self.known_books[r] = s
+            else:
+                self.opening_hidden[s] += 1
+            self.book_log.append({"maker": s, "rank": r, "owner": s})
+            return groups
+        if self.opening:
+            groups = self._end_opening(groups, final=True)
+        w, self.window = self.window, None
+        if w is not None and kind == "book" and ev["player"] == w[0]:
+            return self._book(groups, ev, w)
+        if w is not None:
+            groups = self._no_book(groups, w)
+        if kind == "ask":
+            return self._ask(groups, ev)
+        if kind == "draw":
+            return self._draw(groups, ev)
+        if kind == "ask_book":
+            return self._ask_book(groups, ev)
+        raise IllegalAction("book-window", "a book outside a window")
+
+    def _own_book(self, r: str) -> None:
+        for c in [c for c in self.own_cards if c[0] == r]:
+            self.own_cards.discard(c)
+        self.own[r] = 0
+        self.known_books[r] = self.t.observer
+
+    # ------------------------------------------------------------------ transitions
+    def _no_book(self, groups: dict, w: tuple) -> dict:
+        seat, rank = w
+        out: dict = {}
+        if seat == self.t.observer:
+            for (pub, bk, pend), (H, W) in groups.items():
+                self._put(out, (pub, bk, None), H, W)
+            return self._finish(out)
+        k = self.t.kidx[seat]
+        for (pub, bk, pend), (H, W) in groups.items():
+            r = rank if rank is not None else (pend[1] if pend else None)
+            if r is not None:
+                cnt = H[:, self.col(k, r)] + self.pubcount(pub[k], r)
+                keep = cnt < self.S
+                H, W = H[keep], W[keep]
+            self._put(out, (pub, bk, None), H, W)
+        return self._finish(out)
+
+    def _end_opening(self, groups: dict, final: bool = True) -> dict:
+        t = self.t
+        if final:
+            self.opening = False
+        hidden, known = self.opening_hidden, self.opening_known
+        order = [b["maker"] for b in self.book_log if b["rank"] is None]
+        last = max((b["maker"] for b in self.book_log), default=-1)
+        out: dict = {}
+        for (pub, bk, pend), (H, W) in groups.items():
+            full = H >= self.S
+            if not full.any() and not any(hidden.values()) and not known:
+                self._put(out, (pub, bk, pend), H, W)
+                continue
+            patterns, inv = np.unique(full, axis=0, return_inverse=True)
+            inv = inv.ravel()
+            for pi, pat in enumerate(patterns):
+                sel = inv == pi
+                Hs = H[sel].copy()
+                ranks_of: dict[int, list[str]] = {}
+                ok = True
+                for k, s in enumerate(t.others):
+                    fr = [r for ri, r in enumerate(t.ranks) if pat[k * self.R + ri]]
+                    kn = [r for (s2, r) in known if s2 == s]
+                    if any(r not in fr for r in kn):
+                        ok = False
+                        break
+                    rest = [r for r in fr if r not in kn]
+                    may_add = not final and s >= last
+                    if len(rest) < hidden[s] or (len(rest) > hidden[s] and not may_add):
+                        ok = False
+                        break
+                    laid = kn + rest[:hidden[s]]
+                    if may_add and kn and sorted(fr, key=t.ranks.index)[:len(laid)] != sorted(laid, key=t.ranks.index):
+                        ok = False
+                        break
+                    for r in laid:
+                        Hs[:, self.col(k, r)] = 0
+                    ranks_of[s] = rest[:hidden[s]]
+                if not ok:
+                    continue
+                used: Counter = Counter()
+                seq = []
+                for s in order:
+                    seq.append((ranks_of[s][used[s]], s))
+                    used[s] += 1
+                self._put(out, (pub, tuple(seq), pend), Hs, W[sel])
+        return self._finish(out)
+
+    def _ask(self, groups: dict, ev: dict) -> dict:
+        t = self.t
+        o = t.observer
+        a, tg, r, given = ev["asker"], ev["target"], ev["rank"], list(ev["given"])
+        give_all = t.options["give"] == "all"
+        out: dict = {}
+        for (pub, bk, pend), (H, W) in groups.items():
+            pub = list(pub)
+            keep = np.ones(len(H), dtype=bool)
+            if a != o:
+                ka = t.kidx[a]
+                keep &= (H[:, self.col(ka, r)] + self.pubcount(pub[ka], r)) >= 1
+            H2, W2 = H, W
+            if tg != o:
+                kt = t.kidx[tg]
+                c_t = self.col(kt, r)
+                if not given:
+                    keep &= (H[:, c_t] + self.pubcount(pub[kt], r)) == 0
+                H2, W2 = H[keep], W[keep]
+                keep = None
+                u = self.unknown(r, pub, bk)
+                dead = False
+                for c in given:
+                    if c in pub[kt]:
+                        pub[kt] = pub[kt] - {c}
+                        continue
+                    if c in self.own_cards or any(c in q for q in pub):
+                        dead = True
+                        break
+                    if u < 1:
+                        dead = True
+                        break
+                    x = H2[:, c_t].astype(np.int64)
+                    m = x >= 1
+                    H2, W2, x = H2[m].copy(), W2[m], x[m]
+                    W2 = self._div(self._mul(W2, x), u)
+                    H2[:, c_t] -= 1
+                    u -= 1
+                if dead:
+                    continue
+                if give_all and given:
+                    m = (H2[:, c_t] + self.pubcount(pub[kt], r)) == 0
+                    H2, W2 = H2[m], W2[m]
+            else:
+                H2, W2 = H[keep], W[keep]
+            if given and a != o:
+                ka = t.kidx[a]
+                pub[ka] = pub[ka] | frozenset(given)
+            self._put(out, (tuple(pub), bk, pend), H2, W2)
+        for c in given:
+            if a == o:
+                self.own_cards.add(c)
+                self.own[r] += 1
+            if tg == o:
+                self.own_cards.discard(c)
+                self.own[r] -= 1
+        if given:
+            self.window = (a, r)
+            self.refused = None
+        else:
+            self.refused = (a, r)
+        return self._finish(out)
+
+    def _draw(self, groups: dict, ev: dict) -> dict:
+        t = self.t
+        o = t.observer
+        p, card = ev["player"], ev["card"]
+        refused = self.refused[1] if self.refused is not None and self.refused[0] == p else None
+        self.refused = None
+        out: dict = {}
+        if card is not None:
+            r = card[0]
+            for (pub, bk, pend), (H, W) in groups.items():
+                if card in self.own_cards or any(card in q for q in pub):
+                    continue
+                u = self.unknown(r, pub, bk)
+                if u < 1:
+                    continue
+                stock_r = u - self.hidden_total(H, r)
+                m = stock_r >= 1
+                H2, W2 = H[m], self._div(self._mul(W[m], stock_r[m]), u)
+                npub = pub
+                if p != o:
+                    k = t.kidx[p]
+                    npub = tuple(q | {card} if j == k else q for j, q in enumerate(pub))
+                self._put(out, (npub, bk, pend), H2, W2)
+            if p == o:
+                self.own_cards.add(card)
+                self.own[r] += 1
+            self.window = (p, r)
+            return self._finish(out)
+        k = t.kidx[p]
+        for (pub, bk, pend), (H, W) in groups.items():
+            branches = []
+            for ri, r in enumerate(t.ranks):
+                if r == refused:
+                    continue  # a card of the rank just asked for would have been shown
+                u = self.unknown(r, pub, bk)
+                if not u:
+                    continue
+                stock_r = u - self.hidden_total(H, r)
+                branches.append((r, np.maximum(stock_r, 0)))
+            if not branches:
+                continue
+            if self.exact:
+                for r, sr in branches:
+                    m = sr > 0
+                    if not m.any():
+                        continue
+                    H2 = H[m].copy()
+                    H2[:, self.col(k, r)] += 1
+                    self._put(out, (pub, bk, (k, r)), H2, W[m] * sr[m].astype(object))
+            else:
+                mass = np.stack([sr for _, sr in branches], axis=1).astype(float)
+                tot = mass.sum(axis=1)
+                m = tot > 0
+                Hm, Wm, mass, tot = H[m], W[m], mass[m], tot[m]
+                u01 = self.rng.random(len(Hm)) * tot
+                choice = (np.cumsum(mass, axis=1) <= u01[:, None]).sum(axis=1)
+                choice = np.minimum(choice, mass.shape[1] - 1)
+                for bi, (r, _) in enumerate(branches):
+                    sel = choice == bi
+                    if not sel.any():
+                        continue
+                    H2 = Hm[sel].copy()
+                    H2[:, self.col(k, r)] += 1
+                    self._put(out, (pub, bk, (k, r)), H2, Wm[sel] * tot[sel])
+        self.window = (p, None)
+        return self._finish(out)
+
+    def _book(self, groups: dict, ev: dict, w: tuple) -> dict:
+        t = self.t
+        s, r = ev["player"], ev["rank"]
+        if s == t.observer:
+            self._own_book(r)
+            self.book_log.append({"maker": s, "rank": r, "owner": s})
+            out: dict = {}
+            for (pub, bk, pend), (H, W) in groups.items():
+                self._put(out, (pub, bk, None), H, W)
+            return self._finish(out)
+        k = t.kidx[s]
+        known_rank = r if r is not None else w[1]
+        hidden = known_rank is None
+        out = {}
+        for (pub, bk, pend), (H, W) in groups.items():
+            rr = known_rank if known_rank is not None else (pend[1] if pend else None)
+            if rr is None:
+                continue
+            c = self.col(k, rr)
+            m = (H[:, c] + self.pubcount(pub[k], rr)) == self.S
+            H2 = H[m].copy()
+            H2[:, c] = 0
+            npub = tuple(frozenset(x for x in q if x[0] != rr) if j == k else q for j, q in enumerate(pub))
+            nbk = bk + ((rr, s),) if hidden else bk
+            self._put(out, (npub, nbk, None), H2, W[m])
+        if not hidden:
+            self.known_books[known_rank] = s
+        self.book_log.append({"maker": s, "rank": known_rank, "owner": s})
+        return self._finish(out)
+
+    def _ask_book(self, groups: dict, ev: dict) -> dict:
+        a, tg, r, success = ev["asker"], ev["target"], ev["rank"], ev["success"]
+        if r in self.known_books:
+            if success:
+                self.known_books[r] = a
+                for b in self.book_log:
+                    if b["rank"] == r:
+                        b["owner"] = a
+            return groups
+        out: dict = {}
+        for (pub, bk, pend), (H, W) in groups.items():
+            idx = [i for i, (br, _) in enumerate(bk) if br == r]
+            owner = bk[idx[0]][1] if idx else None
+            if owner == a:
+                continue
+            if success:
+                if owner != tg:
+                    continue
+                bk = tuple((br, a) if i == idx[0] else (br, ow) for i, (br, ow) in enumerate(bk))
+            elif owner == tg:
+                continue
+            self._put(out, (pub, bk, pend), H, W)
+        return self._finish(out)
+
+    # ------------------------------------------------------------------ answers
+    def total(self, groups: dict):
+        return sum((W.sum() for _, W in groups.values()), 0)
+
+    def holdings(self, groups: dict) -> tuple[dict, Any]:
+        """``({(seat or "stock", rank): {count: weight}}, total weight)``."""
+        t = self.t
+        acc: dict = {}
+        total = self.total(groups)
+        for (pub, bk, pend), (H, W) in groups.items():
+            booked = {br for br, _ in bk}
+            for ri, r in enumerate(t.ranks):
+                if r in self.known_books:
+                    continue
+                if r in booked:
+                    tot = W.sum()
+                    for s in list(t.others) + ["stock"]:
+                        d = acc.setdefault((s, r), {})
+                        d[0] = d.get(0, 0) + tot
+                    continue
+                hidden = np.zeros(len(H), dtype=np.int64)
+                for k, s in enumerate(t.others):
+                    x = H[:, k * self.R + ri].astype(np.int64)
+                    hidden += x
+                    pc = self.pubcount(pub[k], r)
+                    d = acc.setdefault((s, r), {})
+                    for v in np.unique(x):
+                        d[int(v) + pc] = d.get(int(v) + pc, 0) + W[x == v].sum()
+                stock = self.unknown(r, pub, bk) - hidden
+                d = acc.setdefault(("stock", r), {})
+                for v in np.unique(stock):
+                    d[int(v)] = d.get(int(v), 0) + W[stock == v].sum()
+        return acc, total
+
+    def book_ranks(self, groups: dict) -> list[tuple[dict, dict]]:
+        """Per hidden book (in order laid): ``({rank: weight}, {owner: weight})``."""
+        out: list = []
+        for (pub, bk, pend), (H, W) in groups.items():
+            tot = W.sum()
+            for i, (r, owner) in enumerate(bk):
+                while len(out) <= i:
+                    out.append(({}, {}))
+                out[i][0][r] = out[i][0].get(r, 0) + tot
+                out[i][1][owner] = out[i][1].get(owner, 0) + tot
+        return out
