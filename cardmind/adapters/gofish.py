@@ -207,13 +207,19 @@ class _Unit:
     """One card whose place in the deal is known (a dealt slot or a stock position) but whose
     rank or identity the sampler may not have fixed yet."""
 
-    __slots__ = ("origin", "rank", "card", "forbid")
+    __slots__ = ("origin", "rank", "card", "forbid", "caps", "since", "fixed_at")
 
     def __init__(self, origin: tuple, card: str | None = None):
         self.origin = origin
         self.card = card
         self.rank = None if card is None else card[0]
         self.forbid: set[str] = set()
+        #: ``[rank, cap, count]`` limits shared with other units: at most ``cap`` of them may be ``rank``
+        self.caps: list[list] = []
+        #: log index since which its holder has held it; when its rank was fixed because its
+        #: holder asked for that rank (``None`` otherwise)
+        self.since = -1
+        self.fixed_at: int | None = None
 
 
 class GoFishResampler:
@@ -225,8 +231,8 @@ class GoFishResampler:
     made that rank), a refusal forbids the rank to every unit the target holds, a card handed
     over becomes one of the target's units of its rank, a face-down book takes a random rank
     the maker can complete (not one seen in play later), an unseen draw after a refused ask is
-    not that rank, and a seat that gains cards without laying a book is kept from holding the
-    whole rank. The units left get random ranks (a matching of units to the cards left of each
+    not that rank, and a seat that gains cards without laying a book (or starts play) is kept
+    from holding a whole rank. The units left get random ranks (a matching of units to the cards left of each
     rank, most constrained units first),
     identities are shuffled within ranks, and the deal is **checked by replaying** every
     action of the log on it: it is kept only when the seat would have seen exactly the same
@@ -332,13 +338,51 @@ class GoFishResampler:
         refused: tuple[int, str] | None = None
         gained: tuple[int, str | None, _Unit | None] | None = None   # who just gained cards, of what rank
 
+        now = [-1]                                    # the log index being walked
+
         def fix(u: _Unit, r: str) -> None:
             if u.rank == r:
                 return
             if u.rank is not None or r in u.forbid or fixed[r] >= S:
                 raise _Dead(f"cannot make a card of {u.origin} a {r}")
+            for c in u.caps:
+                if c[0] == r:
+                    if c[2] >= c[1]:
+                        raise _Dead(f"a seat would have held every {r} without laying the book")
+                    c[2] += 1
             u.rank = r
             fixed[r] += 1
+
+        def unfix(u: _Unit) -> None:
+            for c in u.caps:
+                if c[0] == u.rank:
+                    c[2] -= 1
+            fixed[u.rank] -= 1
+            u.rank = None
+            u.fixed_at = None
+
+        def repair(s: int, r: str, missing: int) -> None:
+            """Free up to ``missing`` more units of seat s for rank r: a unit given another rank
+            only because s asked for it passes that rank to a unit that was already there then
+            and cannot be r."""
+            for v in [u for u in held[s] if u.card is None and u.fixed_at is not None and u.rank != r
+                      and r not in u.forbid]:
+                if missing <= 0:
+                    return
+                q, t = v.rank, v.fixed_at
+                ws = [w for w in held[s] if w.rank is None and q not in w.forbid and w.since <= t]
+                ws.sort(key=lambda w: r not in w.forbid)      # units that cannot be r first
+                for w in ws:
+                    unfix(v)
+                    try:
+                        fix(w, q)
+                    except _Dead:
+                        fix(v, q)
+                        v.fixed_at = t
+                        continue
+                    w.fixed_at = t
+                    missing -= 1
+                    break
 
         def pick(s: int, r: str, avoid_identity: bool = True) -> _Unit:
             """A unit of seat s that is (or can be made) rank r: fixed ones first."""
@@ -346,12 +390,17 @@ class GoFishResampler:
             if same:
                 return same[int(rng.integers(len(same)))]
             free = [u for u in held[s] if u.rank is None and r not in u.forbid]
+            if not free:
+                repair(s, r, 1)
+                free = [u for u in held[s] if u.rank is None and r not in u.forbid]
             if not free or fixed[r] >= S:
                 raise _Dead(f"seat {s} cannot hold a {r}")
             # prefer the cards with the most ranks ruled out: keep the flexible ones for later
             w = np.array([4.0 ** len(u.forbid) for u in free])
             u = free[int(rng.choice(len(free), p=w / w.sum()))]
             fix(u, r)
+            if not avoid_identity:
+                u.fixed_at = now[0]
             return u
 
         def lay(s: int, r: str | None, must: _Unit | None = None) -> None:
@@ -381,6 +430,9 @@ class GoFishResampler:
                 raise _Dead("too many cards of a rank")
             free = [u for u in held[s] if u.rank is None and r not in u.forbid]
             need = S - len(have)
+            if need > len(free):
+                repair(s, r, need - len(free))
+                free = [u for u in held[s] if u.rank is None and r not in u.forbid]
             if need > len(free):
                 raise _Dead(f"seat {s} cannot complete {r}")
             w = np.array([4.0 ** len(u.forbid) for u in free])
@@ -414,15 +466,28 @@ class GoFishResampler:
         self._later: set[str] = set()
 
         def no_complete(s: int, q: str) -> None:
-            """Seat s did not lay a book: it does not hold every card of q."""
+            """Seat s did not lay a book: it does not hold every card of q (a limit on how
+            many of its unfixed cards may turn out to be q, checked whenever one is fixed)."""
             f = sum(1 for u in held[s] if u.rank == q)
             if f >= S:
                 raise _Dead(f"seat {s} holds every {q} but laid no book")
             capable = [u for u in held[s] if u.rank is None and q not in u.forbid]
-            extra = len(capable) - (S - 1 - f)
-            if extra > 0:
-                for k in rng.choice(len(capable), size=extra, replace=False):
-                    capable[k].forbid.add(q)
+            if len(capable) > S - 1 - f:
+                if S - 1 - f == 0:
+                    for u in capable:
+                        u.forbid.add(q)
+                    return
+                cap = [q, S - 1 - f, 0]
+                for u in capable:
+                    u.caps.append(cap)
+
+        def opening_over() -> None:
+            """Play starts: nobody holds a complete rank it did not lay."""
+            for t in range(P):
+                if t != seat:
+                    for q in codec.ranks:
+                        if q not in book_rank:
+                            no_complete(t, q)
 
         def book_follows(i: int, s: int) -> bool:
             for kind, e in log[i + 1:]:
@@ -433,6 +498,7 @@ class GoFishResampler:
         for i, (kind, e) in enumerate(log):
             if kind != "event":
                 continue
+            now[0] = i
             self._later = later[i]
             t = e["type"]
             if t == "book":
@@ -448,7 +514,9 @@ class GoFishResampler:
                     lay(s, r, must)
                 gained = None
                 continue
-            opening = False
+            if opening:
+                opening = False
+                opening_over()
             gained = None
             after_refusal, refused = refused, None
             if t == "ask":
@@ -473,6 +541,7 @@ class GoFishResampler:
                         used.add(c)
                     held[tg].remove(u)
                     held[a].append(u)
+                    u.since = i
                 if codec.options["give"] == "all":
                     for u in held[tg]:
                         if u.rank == r:
@@ -485,6 +554,7 @@ class GoFishResampler:
             elif t == "draw":
                 d, c = e["player"], e["card"]
                 u = _Unit(("draw", draws), c)
+                u.since = i
                 draws += 1
                 units.append(u)
                 if c is not None:
@@ -501,10 +571,10 @@ class GoFishResampler:
                 if not book_follows(i, d):
                     if c is not None:
                         no_complete(d, c[0])
-                    else:       # the unseen card completes no rank the drawer holds the rest of
+                    else:       # the unseen card completes no rank of the drawer's
                         for q in codec.ranks:
-                            if sum(1 for x in held[d] if x.rank == q) == S - 1:
-                                u.forbid.add(q)
+                            if q not in book_rank:
+                                no_complete(d, q)
             elif t == "ask_book":
                 a, tg, r, ok = e["asker"], e["target"], e["rank"], e["success"]
                 if ok:

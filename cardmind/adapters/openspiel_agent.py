@@ -91,6 +91,8 @@ class _ISMCTSAgent(Agent):
         self.log: list[tuple] = []
         self.searches = 0
         self.simulations_run = 0
+        #: searches or simulations that could not draw a consistent world (see ``_search``)
+        self.fallbacks = 0
 
     # ------------------------------------------------------------------ what it sees
     def observe(self, event: Event) -> None:
@@ -137,7 +139,16 @@ class _ISMCTSAgent(Agent):
         else:
             seed = int(seed) * 1_000_003 + self.searches
         search_rng = np.random.default_rng(seed)
-        world = first if first is not None else self.codec.resample(self._partial_world(react), self.seat, search_rng)
+        world = first
+        if world is None:
+            try:
+                world = self.codec.resample(self._partial_world(react), self.seat, search_rng)
+            except RuntimeError:
+                # no consistent world found (the Go Fish resampler can fail on rare long
+                # histories): play a random legal action rather than forfeit
+                self.fallbacks += 1
+                ids = self.codec.legal_ids(self.state, self.seat) if not react else [self.codec.decline_id]
+                return int(ids[int(search_rng.integers(len(ids)))])
         root = self.os_game.state_from_world(world)
         legal = root.legal_actions()
         self.searches += 1
@@ -150,7 +161,14 @@ class _ISMCTSAgent(Agent):
             max_world_samples=int(s["max_world_samples"]), random_state=random_state,
             final_policy_type=getattr(self._ismcts.ISMCTSFinalPolicyType, _FINAL[s["final_policy"]]),
             max_time=float(s["max_time"]))
-        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, search_rng))
+        def resample(state, player):
+            try:
+                return state.resample_from_infostate(player, search_rng)
+            except RuntimeError:        # keep searching from the world already drawn
+                self.fallbacks += 1
+                return root.clone()
+
+        bot.set_resampler(resample)
         action = int(bot.step(root))
         self.simulations_run += bot.simulations_run
         return action
