@@ -68,6 +68,12 @@ class GoFishCodec(ActionCodec):
         """``hand`` cards to each seat round robin from seat 0, then the stock in draw order."""
         return self._positions
 
+    def header_from_order(self, cards) -> dict:
+        """``hands`` and ``stock`` (empty when every card is dealt)."""
+        out = super().header_from_order(cards)
+        out.setdefault("stock", [])
+        return out
+
     # ------------------------------------------------------------------ actions
     @property
     def num_actions(self) -> int:
