@@ -26,6 +26,42 @@ from ..errors import Contradiction, IllegalAction
 _FACT = np.array([factorial(i) for i in range(64)], dtype=object)
 
 
+def _compositions_np(total: int, caps: np.ndarray) -> np.ndarray:
+    """Every vector ``x`` (rows of an int8 matrix) with ``sum(x) == total`` and
+    ``0 <= x <= caps``, built rank by rank with numpy."""
+    n = len(caps)
+    suffix = np.concatenate([np.cumsum(caps[::-1])[::-1], [0]])
+    rows = np.zeros((1, 0), dtype=np.int8)
+    left = np.array([total], dtype=np.int64)
+    for i in range(n):
+        parts_r, parts_l = [], []
+        for x in range(int(min(caps[i], total)) + 1):
+            m = (left >= x) & (left - x <= suffix[i + 1])
+            if m.any():
+                parts_r.append(np.hstack([rows[m], np.full((int(m.sum()), 1), x, dtype=np.int8)]))
+                parts_l.append(left[m] - x)
+        if not parts_r:
+            return np.zeros((0, n), dtype=np.int8)
+        rows = np.concatenate(parts_r)
+        left = np.concatenate(parts_l)
+    return rows[left == 0]
+
+
+def _joint_compositions(total: int, caps: np.ndarray, k: int) -> np.ndarray:
+    """Rows of ``k`` blocks, each a composition of ``total`` under the caps left by the
+    blocks before it (the joint deal of ``k`` hands from the unknown cards)."""
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.int8)
+    first = _compositions_np(total, caps)
+    if k == 1:
+        return first
+    out = []
+    for row in first:
+        rest = _joint_compositions(total, caps - row, k - 1)
+        out.append(np.hstack([np.repeat(row[None, :], len(rest), axis=0), rest]))
+    return np.concatenate(out) if out else np.zeros((0, k * len(caps)), dtype=np.int8)
+
+
 def _zeros_obj(n: int) -> np.ndarray:
     out = np.empty(n, dtype=object)
     out[:] = 0
@@ -79,22 +115,25 @@ class FastFilter:
     def _put(self, out: dict, ctx, H: np.ndarray, W: np.ndarray) -> None:
         if len(H) == 0:
             return
-        got = out.get(ctx)
-        if got is None:
-            out[ctx] = [H, W, False]
-        else:
-            got[0] = np.concatenate([got[0], H])
-            got[1] = np.concatenate([got[1], W])
-            got[2] = True
+        out.setdefault(ctx, []).append((H, W))
 
     def _finish(self, out: dict) -> dict:
         """Merge duplicate rows of groups built from several parts (exact mode); check the
         budget; resample (approximate mode)."""
         res = {}
-        for ctx, (H, W, merged) in out.items():
+        for ctx, parts in out.items():
+            merged = len(parts) > 1
+            if merged:
+                H = np.concatenate([h for h, _ in parts])
+                W = np.concatenate([w for _, w in parts])
+            else:
+                H, W = parts[0]
             if merged and self.exact:
                 H = np.ascontiguousarray(H)
-                v = H.view(np.dtype((np.void, H.shape[1]))).ravel() if H.shape[1] else np.zeros(len(H))
+                if H.shape[1] <= 20:  # counts are below 8: pack a row into one int64 (3 bits each)
+                    v = H.astype(np.int64) @ (np.int64(8) ** np.arange(H.shape[1], dtype=np.int64))
+                else:
+                    v = H.view(np.dtype((np.void, H.shape[1]))).ravel()
                 uniq, first, inv = np.unique(v, return_index=True, return_inverse=True)
                 if len(uniq) < len(H):
                     W2 = _zeros_obj(len(uniq))
@@ -164,30 +203,19 @@ class FastFilter:
 
     # ------------------------------------------------------------------ the deal
     def deal(self) -> dict:
-        from .gofish import _compositions_capped  # noqa: PLC0415
-
         t = self.t
         u0 = tuple(self.S - self.own[r] for r in t.ranks)
         H = t.options["hand"]
-        comps = _compositions_capped(H, u0)
+        n1 = len(_compositions_np(H, np.array(u0, dtype=np.int64)))
         empty_pub = tuple(frozenset() for _ in range(self.K))
         ctx = (empty_pub, (), None)
-        if len(comps) ** self.K > t.budget:
+        if n1 ** self.K > t.budget:
             if t.exact_only:
-                raise MemoryError(f"the exact Go Fish filter would need about {len(comps) ** self.K} "
+                raise MemoryError(f"the exact Go Fish filter would need about {n1 ** self.K} "
                                   f"states at the deal")
             return self._sample_deals(u0, H, ctx)
-        rows = [()]
-        lefts = [u0]
-        for _ in range(self.K):
-            nrows, nlefts = [], []
-            for row, left in zip(rows, lefts):
-                for c in _compositions_capped(H, left):
-                    nrows.append(row + c)
-                    nlefts.append(tuple(a - b for a, b in zip(left, c)))
-            rows, lefts = nrows, nlefts
-        Hm = np.array(rows, dtype=np.int8).reshape(len(rows), self.K * self.R)
-        W = np.empty(len(rows), dtype=object)
+        Hm = _joint_compositions(H, np.array(u0, dtype=np.int64), self.K)
+        W = np.empty(len(Hm), dtype=object)
         W[:] = 1
         for ri in range(self.R):
             cols = Hm[:, ri::self.R].astype(np.int64)

@@ -1,0 +1,239 @@
+"""Ranked, explained advice for a Go Fish player, built on :class:`~cardmind.belief.gofish.GoFishBelief`.
+
+:func:`gofish_hint` gives the best asks (target, rank, probability of a hit, expected cards
+won, chance of completing a book, a one-line reason), the table of how many cards of each
+rank every player and the stock hold, and, in phase 2 or whenever face-down books exist,
+who most likely holds each book. :meth:`GoFishHint.to_json` is the documented JSON form
+(``docs/hints.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..belief.gofish import GoFishBelief
+
+
+@dataclass
+class GoFishAskHint:
+    """An ask the player could make.
+
+    Attributes:
+        target: the player to ask.
+        rank: the rank (phase 1: a rank the player holds; phase 2: a book it does not hold).
+        probability: chance the target holds it (at least one card; in phase 2 the book).
+        expected_cards: expected number of cards won (phase 1; 4 for a book in phase 2).
+        p_book: chance the ask completes a book for the player (phase 1).
+        reason: one line saying why.
+        score: the ranking score (higher first).
+    """
+
+    target: int
+    rank: str
+    probability: float
+    expected_cards: float
+    p_book: float
+    reason: str
+    score: float
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (keys as the attributes)."""
+        return {"target": self.target, "rank": self.rank, "probability": self.probability,
+                "expected_cards": self.expected_cards, "p_book": self.p_book, "reason": self.reason,
+                "score": self.score}
+
+
+@dataclass
+class GoFishHint:
+    """Advice for one Go Fish player at one moment (see the module docstring)."""
+
+    observer: int
+    events: int
+    to_move: int | None
+    phase: int
+    players: int
+    ranks: str
+    consistent_deals: int
+    exact: bool
+    asks: list[GoFishAskHint]
+    holdings: dict[Any, dict[str, dict[int, float]]]
+    books: list[dict[str, Any]]
+    sizes: list[int]
+    stock: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def your_turn(self) -> bool:
+        """Whether the observer is to move."""
+        return self.to_move == self.observer
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented JSON object (``docs/hints.md``)."""
+        return {
+            "game": "gofish",
+            "observer": self.observer,
+            "events": self.events,
+            "to_move": self.to_move,
+            "your_turn": self.your_turn,
+            "phase": self.phase,
+            "consistent_deals": self.consistent_deals,
+            "consistent_deals_str": str(self.consistent_deals),
+            "exact": self.exact,
+            "asks": [a.to_json() for a in self.asks],
+            "hand_sizes": self.sizes,
+            "stock": self.stock,
+            "holdings": {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
+                         for k, v in self.holdings.items()},
+            "books": [{**b, "owner": b["owner"] if not isinstance(b["owner"], dict)
+                       else {str(k): v for k, v in b["owner"].items()}} for b in self.books],
+            "notes": self.notes,
+        }
+
+    def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False) -> None:
+        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``)."""
+        turn = "game over" if self.to_move is None else ("your turn" if self.your_turn else f"seat {self.to_move} to play")
+        console.print(Text(f"Go Fish: seat {self.observer}'s view after {self.events} events "
+                           f"(phase {self.phase}, {turn}); stock {self.stock} cards; hands "
+                           + ", ".join(f"{s}:{n}" for s, n in enumerate(self.sizes)), style="bold"))
+        console.print(f"Consistent deals: {self.consistent_deals:,}" + ("" if self.exact else
+                      " (estimated: the approximate engine answered; see docs/gofish-belief.md)"))
+        for note in self.notes:
+            console.print(Text(f"Note: {note}", style="yellow"))
+        if not tables_only:
+            console.print()
+            if self.asks:
+                t = Table(title="Best asks", title_justify="left")
+                t.add_column("#", justify="right")
+                t.add_column("ask")
+                t.add_column("hit", justify="right")
+                t.add_column("cards", justify="right")
+                t.add_column("book", justify="right")
+                t.add_column("why")
+                for i, a in enumerate(self.asks, 1):
+                    what = f"seat {a.target} for the {a.rank}s" if self.phase == 1 else f"seat {a.target} for the book of {a.rank}"
+                    t.add_row(str(i), what, f"{100 * a.probability:.0f}%", f"{a.expected_cards:.2f}",
+                              f"{100 * a.p_book:.0f}%" if self.phase == 1 else "", a.reason,
+                              style="bold green" if a.probability >= 1 else None)
+                console.print(t)
+            else:
+                console.print("Asks: none possible now.")
+        if show_table:
+            console.print()
+            t = Table(title="Expected cards of each rank held now (% chance of at least one)", title_justify="left")
+            t.add_column("rank")
+            cols = [s for s in self.holdings]
+            for s in cols:
+                t.add_column("you" if s == self.observer else str(s), justify="right")
+            for r in self.ranks:
+                if not any(r in self.holdings[s] for s in cols):
+                    continue
+                cells = []
+                for s in cols:
+                    d = self.holdings[s].get(r)
+                    if not d:
+                        cells.append("·")
+                        continue
+                    e = sum(c * p for c, p in d.items())
+                    some = 1.0 - d.get(0, 0.0)
+                    cells.append("·" if e == 0 else f"{e:.2f} ({100 * some:.0f}%)")
+                t.add_row(r, *cells)
+            console.print(t)
+            hidden = [b for b in self.books if not b["known"]]
+            if hidden:
+                t = Table(title="Face-down books: most likely ranks", title_justify="left")
+                t.add_column("#", justify="right")
+                t.add_column("made by")
+                t.add_column("held by")
+                t.add_column("ranks")
+                for i, b in enumerate(self.books, 1):
+                    if b["known"]:
+                        continue
+                    top = sorted(b["ranks"].items(), key=lambda kv: -kv[1])[:4]
+                    owner = b["owner"] if not isinstance(b["owner"], dict) else max(b["owner"], key=b["owner"].get)
+                    t.add_row(str(i), str(b["maker"]), str(owner), "  ".join(f"{r}: {100 * p:.0f}%" for r, p in top))
+                console.print(t)
+
+
+def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
+    """Build the advice for ``belief``'s observer.
+
+    Raises:
+        Contradiction: the events leave no consistent deal.
+    """
+    st = belief.state
+    me = belief.observer
+    hold = belief.holdings()
+    books = belief.books()
+    total = belief.consistent_deals
+    sizes = list(st.sizes)
+    notes: list[str] = []
+    asks: list[GoFishAskHint] = []
+    phase = st.phase
+    own = st.hands[me] or set()
+    S = belief.S
+    if phase == 1:
+        mine = sorted({c[0] for c in own}, key=belief.ranks.index)
+        for r in mine:
+            have = sum(1 for c in own if c[0] == r)
+            for t in range(belief.players):
+                if t == me or sizes[t] == 0:
+                    continue
+                d = hold.get(t, {}).get(r, {})
+                p = 1.0 - d.get(0, 0.0)
+                if p <= 0:
+                    continue
+                exp = sum(c * q for c, q in d.items())
+                if belief.options["give"] == "one":
+                    exp_cards = p  # one card per hit
+                    p_book = p if have == S - 1 else 0.0
+                else:
+                    exp_cards = exp
+                    p_book = d.get(S - have, 0.0)
+                reason = _reason(belief, t, r, p)
+                score = p + 0.3 * p_book + 0.05 * exp_cards
+                asks.append(GoFishAskHint(t, r, p, exp_cards, p_book, reason, score))
+    else:
+        held_ranks = {r for b in books if b["owner"] == me and b["known"] for r in b["ranks"]}
+        for r in belief.ranks:
+            if r in held_ranks:
+                continue
+            for t in range(belief.players):
+                if t == me:
+                    continue
+                p = 0.0
+                for b in books:
+                    owner = b["owner"]
+                    q_owner = (1.0 if owner == t else 0.0) if not isinstance(owner, dict) else owner.get(t, 0.0)
+                    p += q_owner * b["ranks"].get(r, 0.0)
+                if p <= 0:
+                    continue
+                reason = (f"seat {t} holds the book of {r}" if p >= 0.9995 else
+                          f"{100 * p:.0f}% of consistent deals put the book of {r} with seat {t}")
+                asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p))
+    asks.sort(key=lambda a: (-a.score, a.rank, a.target))
+    if st.to_move() != me and not st.is_over():
+        notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
+    return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
+                      belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes)
+
+
+def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> str:
+    """One line on why seat ``t`` may hold rank ``r``."""
+    st = belief.state
+    for ev in reversed(belief.events):
+        if ev["type"] == "ask" and ev["asker"] == t and ev["rank"] == r:
+            idx = belief.events.index(ev) + 1
+            if p >= 0.9995:
+                return f"seat {t} asked for {r}s at event {idx} and still holds one"
+            return f"seat {t} asked for {r}s at event {idx}; {100 * p:.0f}% of consistent deals leave it one"
+        if ev["type"] == "ask" and ev["target"] == t and ev["rank"] == r and not ev["given"]:
+            break
+    known = [c for c in st.public[t] if c[0] == r]
+    if known:
+        return f"everyone saw seat {t} receive {', '.join(sorted(known))}"
+    return f"{100 * p:.0f}% of consistent deals give seat {t} at least one {r}"
