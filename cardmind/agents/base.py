@@ -161,7 +161,7 @@ def resolve_agent(spec: str, game: Game | str | None = None) -> type[Agent]:
 def _load_builtin() -> None:
     import importlib  # noqa: PLC0415
 
-    for mod in ("literature", "literature_peer", "literature_belief", "gofish", "gofish_peer",
+    for mod in ("literature", "literature_peer", "literature_belief", "gofish", "gofish_peer", "gofish_belief",
                 ".adapters.openspiel_agent"):
         try:
             importlib.import_module(f".{mod}", __package__)
