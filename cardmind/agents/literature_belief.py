@@ -48,6 +48,12 @@ class BeliefAgent(LiteratureAgent):
             exact posterior after a hit gives the best next ask's chance ``q``, and the ask is
             worth ``p * (1 + chain * q)`` (a hit keeps the turn); 0 disables.
         chain: weight of the follow-up in the lookahead.
+        w_exposure: weight of finishing a set whose cards this team is publicly known to hold:
+            a hit in set S is worth ``(our public cards of S + 1) / (its cards not on our
+            team)`` more (they are safe once the set is complete and claimed).
+        w_miss: weight of what a miss gives away: the target gets the turn and can ask for
+            every card this team is publicly known to hold in a set the target holds cards
+            of (``sum over sets of P(target holds one of its cards) * our known cards in it``).
         w_progress: weight of the progress a hit makes towards claiming its set.
         w_reveal: weight of the information an ask gives the opponents.
         w_info: weight of what the answer teaches (prefers informative asks on ties).
@@ -56,7 +62,7 @@ class BeliefAgent(LiteratureAgent):
     name = "belief"
     default_settings = {"claim_margin": 0.0, "w_progress": 0.0, "w_reveal": 0.0, "w_info": 0.0,
                         "idle_claim": 0.9, "stall_events": 24, "next_policy": "self",
-                        "lookahead": 0, "chain": 1.0}
+                        "lookahead": 0, "chain": 1.0, "w_miss": 0.0, "w_exposure": 0.0}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -144,8 +150,15 @@ class BeliefAgent(LiteratureAgent):
                 return make_claim(self.seat, name, a, set_cards(name))
             return self.guess_claim(rng)
         team_hold = {name: self.tracker.team_holds_probability(name) for name in st.unclaimed_sets()}
-        ranked = sorted(((self.ask_value(a.card, a.target, marg, team_hold), a.card, -a.target, a) for a in asks),
-                        key=lambda x: x[:3], reverse=True)
+        damage = self._miss_damage(marg) if self.settings["w_miss"] else {}
+        exposure = self._exposure(marg) if self.settings["w_exposure"] else {}
+        def value(a):
+            p = marg.get(a.card, {}).get(a.target, 0.0)
+            return (self.ask_value(a.card, a.target, marg, team_hold)
+                    - self.settings["w_miss"] * (1 - p) * damage.get(a.target, 0.0)
+                    + self.settings["w_exposure"] * p * exposure.get(set_of(a.card, st.deck), 0.0))
+
+        ranked = sorted(((value(a), a.card, -a.target, a) for a in asks), key=lambda x: x[:3], reverse=True)
         best_ask = ranked[0][3]
         k = self.settings["lookahead"]
         if k and marg.get(best_ask.card, {}).get(best_ask.target, 0.0) < 1.0:
@@ -170,6 +183,42 @@ class BeliefAgent(LiteratureAgent):
             p, _, name, a = claims[0]
             return make_claim(self.seat, name, a, set_cards(name))
         return best_ask
+
+    def _miss_damage(self, marg: dict[str, dict[int, float]]) -> dict[int, float]:
+        """Per opponent: the cards it could ask this team for with certainty if it got the turn
+        (our publicly located cards in the sets it likely holds a card of)."""
+        st = self.state
+        team = team_of(self.seat)
+        known = {}
+        for c in st.moved:
+            s = st.holder.get(c)
+            if s is not None and team_of(s) == team:
+                name = set_of(c, st.deck)
+                known[name] = known.get(name, 0) + 1
+        out = {}
+        for t in range(1 - team, st.players, 2):
+            if st.sizes[t] == 0:
+                continue
+            d = 0.0
+            for name, k in known.items():
+                none = 1.0
+                for c in set_cards(name):
+                    none *= 1.0 - marg.get(c, {}).get(t, 0.0)
+                d += (1.0 - none) * k
+            out[t] = d
+        return out
+
+    def _exposure(self, marg: dict[str, dict[int, float]]) -> dict[str, float]:
+        """Per set: (this team's publicly located cards + 1) / (expected cards not on our team)."""
+        st = self.state
+        team = team_of(self.seat)
+        out = {}
+        for name in st.unclaimed_sets():
+            public = sum(1 for c in set_cards(name) if c in st.moved and team_of(st.holder.get(c, -1)) == team)
+            away = sum(sum(q for t, q in marg.get(c, {}).items() if team_of(t) != team) for c in set_cards(name))
+            if away > 0:
+                out[name] = (public + 1) / away
+        return out
 
     def _follow_up(self, ask) -> float:
         """The best ask's chance right after ``ask`` succeeds (exact posterior of that future)."""
