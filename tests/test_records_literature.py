@@ -419,8 +419,6 @@ def test_player_record_with_no_consistent_deal_names_the_event(tmp_path, mode, s
     assert err.rule == "ask-result"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: check_record names the earlier refusal (the fact's event) instead of "
-                                       "the later hand-over that made the record impossible")
 def test_check_record_names_the_event_that_made_it_impossible(tmp_path):
     """Seat 1 refuses JH (line 2); later seat 1 hands JH over (line 4) though JH never moved in
     between. Lines 1-3 are consistent; line 4 is the event after which no deal fits."""
@@ -435,8 +433,6 @@ def test_check_record_names_the_event_that_made_it_impossible(tmp_path):
     assert info.value.line == 4, str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: check_record names the ask whose 'holds another card of the set' "
-                                       "clause a later claim refutes, instead of the claim")
 def test_check_record_names_the_claim_that_refutes_an_earlier_ask(tmp_path):
     """Seat 1 asks for 3H (line 3), so it holds another low heart; the claim on line 4 shows
     every low heart at seats 0, 2 and 4, none of them ever moved. Lines 1-3 are consistent:

@@ -58,33 +58,38 @@ def check_record(record: Record, seat: int | None = None) -> None:
     """
     if seat is None and record.observer is None:
         return  # complete record: the rules replay with every hand known is the full check
-    tracker = tracker_for(record, seat)
-    try:
-        tracker.consistent_deals  # noqa: B018 - evaluated for its check
+    def consistent(k: int) -> tuple[bool, str]:
+        try:
+            tracker_for(record, seat, upto_event=k).consistent_deals  # noqa: B018 - evaluated for its check
+            return True, ""
+        except Contradiction as exc:
+            return False, exc.message
+
+    ok, reason = consistent(len(record.events))
+    if ok:
         return
-    except Contradiction as exc:
-        first = exc.event_index
-        reason = exc.message
-    if first is None:
-        # binary search for the first prefix with no consistent deal (adding events only
-        # adds constraints, so consistency is monotone in the prefix length)
-        lo, hi = 0, len(record.events)  # prefix lo is consistent, prefix hi is not
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            try:
-                tracker_for(record, seat, upto_event=mid).consistent_deals  # noqa: B018
-                lo = mid
-            except Contradiction as exc:
-                hi = mid
-                reason = exc.message
-        first = hi - 1
-    if first is not None and 0 <= first < len(record.events):
+    # adding events only adds constraints, so consistency is monotone in the prefix length:
+    # bisect for the first event after which no deal fits (a Contradiction's own event index
+    # may name the older fact the new event contradicts, not the new event)
+    lo, hi = 0, len(record.events)  # prefix lo is consistent, prefix hi is not
+    ok0, reason0 = consistent(0)
+    if not ok0:
+        lo, hi, reason = -1, 0, reason0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        ok, why = consistent(mid)
+        if ok:
+            lo = mid
+        else:
+            hi, reason = mid, why
+    first = hi - 1
+    if 0 <= first < len(record.events):
         before = tracker_for(record, seat, upto_event=first)
         explain = getattr(before, "explain_impossible", None)
         if explain is not None:
             reason = explain(record.events[first]) or reason
-    line = record.line_of(first) if first is not None and first >= 0 else 1
-    ev = record.events[first] if first is not None and 0 <= first < len(record.events) else None
+    line = record.line_of(first) if first >= 0 else 1
+    ev = record.events[first] if 0 <= first < len(record.events) else None
     what = f"{ev['type']} event" if ev else "the deal"
     raise RecordError(record.path, line, f"no deal is consistent with the record after this {what}: {reason}",
                       "contradiction")
