@@ -43,7 +43,10 @@ class BeliefAgent(LiteratureAgent):
         stall_events: events without a card handed over or a claim after which play counts
             as stalled (then the best claim is made whatever its probability).
         next_policy: whom to choose after a won claim: ``"self"`` (this seat when it has
-            cards) or ``"most_cards"`` (the teammate holding the most cards).
+            cards), ``"most_cards"`` (the teammate holding the most cards), ``"best_asker"``
+            (the teammate with the most certain asks: cards publicly located at opponents in
+            sets it holds a card of) or ``"endgame"`` (self, or most cards once the opponents
+            are out of cards).
         lookahead: how many of the best asks to re-rank by looking one ask ahead: the
             exact posterior after a hit gives the best next ask's chance ``q``, and the ask is
             worth ``p * (1 + chain * q)`` (a hit keeps the turn); 0 disables.
@@ -256,7 +259,31 @@ class BeliefAgent(LiteratureAgent):
             policy = "self" if opp else "most_cards"
         if policy == "self" and self.seat in cands:
             return self.seat
+        if policy == "best_asker":
+            return max(cands, key=lambda s: (self._certain_asks_for(s), s == self.seat, st.sizes[s], -s))
         return max(cands, key=lambda s: (st.sizes[s], s == self.seat, -s))
+
+    def _certain_asks_for(self, mate: int) -> float:
+        """Expected number of certain asks ``mate`` has now: cards publicly located at an
+        opponent, in sets ``mate`` holds a card of (this seat: its own exact count)."""
+        st = self.state
+        try:
+            marg = self.tracker.marginals()
+        except Contradiction:
+            return 0.0
+        if mate == self.seat:
+            return float(sum(1 for a in st.legal_asks(self.seat) if marg.get(a.card, {}).get(a.target, 0) >= 1.0))
+        team = team_of(self.seat)
+        total = 0.0
+        for name in st.unclaimed_sets():
+            at_opp = sum(1 for c in set_cards(name) if team_of(st.holder.get(c, team)) != team)
+            if not at_opp:
+                continue
+            none = 1.0
+            for c in set_cards(name):
+                none *= 1.0 - marg.get(c, {}).get(mate, 0.0)
+            total += (1.0 - none) * at_opp
+        return total
 
     def react(self, rng: np.random.Generator):
         """Out of turn (claim_any_time): claim a set the team holds for certain."""
