@@ -238,3 +238,22 @@ def test_registry_knows_the_agent():
 
     for g in ("literature", "gofish"):
         assert resolve_agent("openspiel-ismcts", g).name == "openspiel-ismcts"
+
+
+def test_gofish_resample_keeps_who_decides_in_the_opening():
+    """Small decks often deal complete ranks: a resampled deal must not give a seat a dealt
+    book that would make it lay books before the seat now deciding (regression)."""
+    codec = make_codec("gofish", {"players": 3, "ranks": 3, "suits": 2, "hand": 2})
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        w = deal(World(codec), rng)
+        for _ in range(3):
+            if w.is_over():
+                break
+            seat = w.current_player()
+            log = [(k, w.state.redact(e, seat)) if k == "event" else (k, e) for k, e in w.log]
+            part = World.from_view(codec, seat, w.dealt_hand(seat), w.view(seat).copy(), log)
+            for source in (w, part):
+                r = codec.resample(source, seat, rng)
+                assert r.current_player() == seat and r.legal_ids() == w.legal_ids()
+            w.apply(int(rng.choice(w.legal_ids())))

@@ -255,7 +255,6 @@ class GoFishResampler:
         self.codec = codec
         self.attempts = attempts
         self.S = codec.S
-        self.suits = [c[1] for c in codec.cards[:codec.S]]
 
     # ------------------------------------------------------------------ public
     def sample(self, world, seat: int, rng: np.random.Generator):
@@ -266,10 +265,20 @@ class GoFishResampler:
         decisions = self.decisions(log)
         target_events = [e for k, e in log if k == "event"]
         pending = world.state.pending
+        # who decides now is public; while dealt books are being laid, the seats before the
+        # one laying have none left, and once play has started nobody has one
+        mover = world.current_player()
+        laying = None
+        if mover >= 0 and world.state.opening:
+            try:
+                if 0 in self.codec.legal_ids(world.state, mover):
+                    laying = mover
+            except ValueError:       # a view cannot list another seat's actions
+                laying = mover
         last = "no attempt"
         for _ in range(self.attempts):
             try:
-                header = self._attempt(log, seat, hand, rng)
+                header = self._attempt(log, seat, hand, rng, laying)
             except _Dead as exc:
                 last = str(exc)
                 continue
@@ -278,7 +287,7 @@ class GoFishResampler:
                 last = "replay failed"
                 continue
             got = [w.state.redact(e, seat) for k, e in w.log if k == "event"]
-            if got == target_events and w.state.pending == pending:
+            if got == target_events and w.state.pending == pending and w.current_player() == mover:
                 return w
             last = "replay differs"
         raise RuntimeError(f"gofish resampler: no consistent deal in {self.attempts} attempts ({last})")
@@ -322,7 +331,8 @@ class GoFishResampler:
         return out
 
     # ------------------------------------------------------------------ one attempt
-    def _attempt(self, log: list[tuple], seat: int, hand: list[str], rng: np.random.Generator) -> dict:
+    def _attempt(self, log: list[tuple], seat: int, hand: list[str], rng: np.random.Generator,
+                 laying: int | None = None) -> dict:
         codec, S = self.codec, self.S
         P, h = codec.P, codec.options["hand"]
         held: list[list[_Unit]] = [[] for _ in range(P)]
@@ -589,6 +599,16 @@ class GoFishResampler:
                     book_rank[r] = a
                 elif book_rank.get(r) == tg:
                     raise _Dead(f"seat {tg} holds the book of {r} here")
+
+        if opening:                 # the log ends before play starts
+            if laying is None:
+                opening_over()
+            else:
+                for t in range(laying):
+                    if t != seat:
+                        for q in codec.ranks:
+                            if q not in book_rank:
+                                no_complete(t, q)
 
         # ranks of the units left: a matching of units to the cards of each rank left (augmenting
         # paths, so it finds one whenever one exists), most constrained units first, random order

@@ -144,11 +144,13 @@ class _ISMCTSAgent(Agent):
             try:
                 world = self.codec.resample(self._partial_world(react), self.seat, search_rng)
             except RuntimeError:
-                # no consistent world found (the Go Fish resampler can fail on rare long
-                # histories): play a random legal action rather than forfeit
-                self.fallbacks += 1
-                ids = self.codec.legal_ids(self.state, self.seat) if not react else [self.codec.decline_id]
-                return int(ids[int(search_rng.integers(len(ids)))])
+                world = None
+        if world is None or world.current_player() != self.seat:
+            # no consistent world found (the Go Fish resampler can fail on rare long
+            # histories): play a random legal action rather than forfeit
+            self.fallbacks += 1
+            ids = self.codec.legal_ids(self.state, self.seat) if not react else [self.codec.decline_id]
+            return int(ids[int(search_rng.integers(len(ids)))])
         root = self.os_game.state_from_world(world)
         legal = root.legal_actions()
         self.searches += 1
