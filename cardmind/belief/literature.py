@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from math import factorial
+from math import comb, factorial
 from typing import Any
 
 from ..errors import Contradiction, IllegalAction
@@ -121,6 +121,26 @@ def _usages_within(key: tuple, seat_indices: tuple[int, ...]) -> list[tuple[int,
     ok = set(seat_indices)
     weights, _ = _class_polynomial(*key)
     return [u for u in weights if all(x == 0 or k in ok for k, x in enumerate(u))]
+
+
+def _multinomial(parts) -> int:
+    """``(sum parts)! / prod(part!)``."""
+    out, n = 1, 0
+    for r in parts:
+        n += r
+        out *= comb(n, r)
+    return out
+
+
+def _splits(total: int, caps: tuple[int, ...]):
+    """Every way to split ``total`` items among bins of capacities ``caps``."""
+    if len(caps) == 1:
+        if total <= caps[0]:
+            yield (total,)
+        return
+    for x in range(min(total, caps[0]), -1, -1):
+        for rest in _splits(total - x, caps[1:]):
+            yield (x,) + rest
 
 
 def set_polynomial(model: SetModel, seats: tuple[int, ...]) -> SetPolynomial:
@@ -589,15 +609,40 @@ class _Solution:
     def __init__(self, belief: LiteratureBelief, cons: _Constraints):
         self.belief = belief
         self.cons = cons
-        self.seats = cons.seats
-        self.pos = {s: k for k, s in enumerate(self.seats)}
         self.models = cons.set_models()
         self.index = {m.name: i for i, m in enumerate(self.models)}
-        self.polys = [set_polynomial(m, self.seats) for m in self.models]
+        # seats named by no clause and allowed for every unknown card are interchangeable:
+        # those of one team are merged into one seat (their representative, the lowest)
+        # with their capacities added; every merged assignment then splits among them in
+        # multinomial(capacities) ways
+        involved = {s for m in self.models for s, _ in m.clauses}
+        for m in self.models:
+            for c in m.unknown:
+                involved |= set(cons.seats) - m.allowed[c]
+        groups: dict[tuple, list[int]] = {}
+        for s in cons.seats:
+            key = ("seat", s) if s in involved else ("plain", team_of(s))
+            groups.setdefault(key, []).append(s)
+        self.members: dict[int, tuple[int, ...]] = {}
+        self.rep_of: dict[int, int] = {}
+        for mem in groups.values():
+            rep = min(mem)
+            self.members[rep] = tuple(sorted(mem))
+            for x in mem:
+                self.rep_of[x] = rep
+        self.seats = tuple(sorted(self.members))
+        self.pos = {s: k for k, s in enumerate(self.seats)}
+        self.member_caps = {r: tuple(cons.caps[x] for x in self.members[r]) for r in self.seats}
+        self.split_total = 1
+        for r in self.seats:
+            self.split_total *= _multinomial(self.member_caps[r])
+        self.rmodels = [SetModel(m.name, m.unknown, {c: frozenset(self.rep_of[x] for x in m.allowed[c])
+                                                     for c in m.unknown}, m.clauses) for m in self.models]
+        self.polys = [set_polynomial(m, self.seats) for m in self.rmodels]
         all_seats = frozenset(self.seats)
         self.touched = [bool(m.clauses) or any(m.allowed[c] != all_seats for c in m.unknown)
-                        for m in self.models]
-        self._caps = [cons.caps[s] for s in self.seats]
+                        for m in self.rmodels]
+        self._caps = [sum(self.member_caps[r]) for r in self.seats]
         if sum(self._caps) != len(cons.unknown):
             raise Contradiction("the hand sizes do not add up to the unknown cards")
         self._total: int | None = None
@@ -623,7 +668,7 @@ class _Solution:
             queries = sorted(want - set(self._pool_ctx))
         bp = BlockProduct(self._caps, [self.polys[i].weights for i in blocks],
                           [queries] if queries else [], contexts=contexts, engine=self.belief.engine)
-        self._total = bp.total
+        self._total = bp.total * self.split_total
         if self._total == 0:
             raise Contradiction("no deal is consistent with the events")
         if contexts:
@@ -685,18 +730,31 @@ class _Solution:
                     num[c] = entry
         out: dict[str, dict[int, Any]] = {}
         holders = b.state.holder
+        merged_total = total // self.split_total
         for c in b.state.cards_in_play():
             if c in holders:
                 out[c] = {holders[c]: Fraction(1) if exact else 1.0}
-            elif exact:
-                out[c] = {s: Fraction(v, d * total) for s, (v, d) in sorted(num[c].items())}
-            else:
-                out[c] = {s: v / (d * total) for s, (v, d) in sorted(num[c].items())}
+                continue
+            d: dict[int, Any] = {}
+            for rep, (v, k) in num[c].items():
+                mem, caps = self.members[rep], self.member_caps[rep]
+                cap_sum = sum(caps)
+                for x, cx in zip(mem, caps):
+                    if not cx:
+                        continue
+                    # a merged seat's card is at each member in proportion to its capacity
+                    if exact:
+                        d[x] = Fraction(v * cx, k * merged_total * cap_sum)
+                    else:
+                        d[x] = v * cx / (k * merged_total * cap_sum)
+            out[c] = dict(sorted(d.items()))
         return out
 
-    def _usage(self, set_name: str, assignment: Mapping[str, int]) -> tuple[int, ...] | None:
-        """Usage vector of the unknown cards of ``set_name`` under ``assignment``, or ``None``
-        if the assignment breaks a known holder, an allowed seat or a clause."""
+    def _usage(self, set_name: str, assignment: Mapping[str, int]) -> tuple[tuple[int, ...], int] | None:
+        """``(usage, split)`` of the unknown cards of ``set_name`` under ``assignment``: the
+        usage vector over the (merged) seats, and the number of ways the merged seats' other
+        cards split among their members given where this assignment puts the set's cards;
+        ``None`` if the assignment breaks a known holder, an allowed seat or a clause."""
         m = self.models[self.index[set_name]]
         for c in set_cards(set_name):
             if c not in assignment:
@@ -706,21 +764,30 @@ class _Solution:
             if c in holders and holders[c] != assignment[c]:
                 return None
         usage = [0] * len(self.seats)
+        per_seat: dict[int, int] = defaultdict(int)
         for c in m.unknown:
             s = assignment[c]
             if s not in m.allowed[c]:
                 return None
-            usage[self.pos[s]] += 1
+            usage[self.pos[self.rep_of[s]]] += 1
+            per_seat[s] += 1
         for s, cards in m.clauses:
             if not any(assignment[c] == s for c in cards):
                 return None
-        return tuple(usage)
+        split = 1
+        for rep in self.seats:
+            rest = [cx - per_seat.get(x, 0) for x, cx in zip(self.members[rep], self.member_caps[rep])]
+            if min(rest) < 0:
+                return None
+            split *= _multinomial(rest)
+        return tuple(usage), split
 
     def assignment_count(self, set_name: str, assignment: Mapping[str, int]) -> int:
-        usage = self._usage(set_name, assignment)
-        if usage is None:
+        found = self._usage(set_name, assignment)
+        if found is None:
             return 0
-        return self.context_of(self.index[set_name], [usage])[usage]
+        usage, split = found
+        return self.context_of(self.index[set_name], [usage])[usage] * split
 
     def _team_feasible(self, set_name: str, team: int) -> bool:
         holders = self.belief.state.holder
@@ -733,25 +800,66 @@ class _Solution:
         usages = self._team_usages(i, team)
         ctx = self.context_of(i, usages)
         w = self.polys[i].weights
-        return sum(w[u] * ctx[u] for u in usages)
+        return sum(w[u] * ctx[u] for u in usages) * self.split_total
 
     def best_assignment(self, set_name: str, team: int):
-        """The most probable assignment to ``team``: every valid assignment with usage ``e``
-        has probability ``G(e) / N``, so the best usage is found first and ``ties`` is the sum
-        of the weights (numbers of valid assignments) of the usages sharing the best ``G``."""
+        """The most probable assignment to ``team``. An assignment with (merged) usage ``e``
+        that puts ``a_x`` of the set's cards at each member ``x`` of a merged seat has
+        ``G(e) * prod multinomial(caps - a)`` consistent deals (every valid assignment with the
+        same usage and split has the same count), so the best (usage, split) is found first and
+        ``ties`` adds up how many assignments share the best count: the usage's weight (valid
+        assignments to the merged seats) times the ways to choose which cards go to which
+        member (``multinomial(a)``)."""
         if not self._team_feasible(set_name, team):
             return None
         i = self.index[set_name]
         usages = self._team_usages(i, team)
         ctx = self.context_of(i, usages)
         w = self.polys[i].weights
-        best = max((ctx[u] for u in usages), default=0)
+        best, ties, target = 0, 0, None
+        for u in sorted(usages):
+            g = ctx[u]
+            if not g:
+                continue
+            options = [[((), 1, 1)]]  # per merged seat: (split a, ways to split the rest, multinomial(a))
+            for k, rep in enumerate(self.seats):
+                caps = self.member_caps[rep]
+                if u[k] == 0 or len(caps) == 1:
+                    continue
+                opts = []
+                for a in _splits(u[k], caps):
+                    opts.append((a, _multinomial([cx - ax for cx, ax in zip(caps, a)]), _multinomial(a)))
+                options.append([(o[0], o[1], o[2], rep) for o in opts])
+            # combine: each merged seat independently; the count is a product
+            combos = [((), g, w[u])]
+            for opts in options[1:]:
+                combos = [(acc + ((o[3], o[0]),), cnt * o[1], ways * o[2]) for acc, cnt, ways in combos for o in opts]
+            for splits, cnt, ways in combos:
+                # the other merged seats get none of the set: their full split factor
+                other = 1
+                split_reps = {r for r, _ in splits}
+                for rep in self.seats:
+                    if rep not in split_reps:
+                        other *= _multinomial(self.member_caps[rep])
+                cnt *= other
+                if cnt > best:
+                    best, ties, target = cnt, ways, (u, dict(splits))
+                elif cnt == best:
+                    ties += ways
         if best == 0:
             return None
-        ties = sum(w[u] for u in usages if ctx[u] == best)
-        target = min(u for u in usages if ctx[u] == best)
-        m = self.models[i]
-        a = self._assignment_with_usage(m, target)
+        usage, splits = target
+        a = self._assignment_with_usage(self.rmodels[i], usage)
+        # put each merged seat's cards at its members as the best split says
+        for rep, split in splits.items():
+            cards = sorted((c for c, r in a.items() if r == rep), key=set_cards(set_name).index)
+            it = iter(cards)
+            for x, ax in zip(self.members[rep], split):
+                for _ in range(ax):
+                    a[next(it)] = x
+        for c, r in list(a.items()):
+            if r in self.members and len(self.members[r]) == 1:
+                a[c] = self.members[r][0]
         holders = self.belief.state.holder
         full = {c: (holders[c] if c in holders else a[c]) for c in set_cards(set_name)}
         return full, best, ties
@@ -799,9 +907,26 @@ class _Solution:
         usages, pool = bp.sample_usages(rng)
         out: dict[str, int] = {}
         for i, usage in zip(self._sampler_blocks, usages):
-            out.update(self._sample_set(self.models[i], usage, rng))
+            out.update(self._sample_set(self.rmodels[i], usage, rng))
         pool_cards = [c for i, m in enumerate(self.models) if not self.touched[i] for c in m.unknown]
         order = rng.permutation(len(pool_cards))
+        pos = 0
+        out = self._sample_pool(out, pool, pool_cards, order)
+        # a merged seat's cards split uniformly among its members
+        for rep in self.seats:
+            mem, caps = self.members[rep], self.member_caps[rep]
+            if len(mem) == 1:
+                continue
+            cards = sorted(c for c, r in out.items() if r == rep)
+            perm = rng.permutation(len(cards))
+            at = 0
+            for x, cx in zip(mem, caps):
+                for j in perm[at:at + cx]:
+                    out[cards[j]] = x
+                at += cx
+        return out
+
+    def _sample_pool(self, out, pool, pool_cards, order):
         pos = 0
         for k, r in enumerate(pool):
             for j in order[pos:pos + r]:
