@@ -157,6 +157,8 @@ class BeliefAgent(LiteratureAgent):
         exposure = self._exposure(marg) if self.settings["w_exposure"] else {}
         def value(a):
             p = marg.get(a.card, {}).get(a.target, 0.0)
+            if p <= 0.0:
+                return -1e9  # never prefer a certain miss to an ask that can succeed
             return (self.ask_value(a.card, a.target, marg, team_hold)
                     - self.settings["w_miss"] * (1 - p) * damage.get(a.target, 0.0)
                     + self.settings["w_exposure"] * p * exposure.get(set_of(a.card, st.deck), 0.0))
