@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.literature import ChooseNext, Claim, LiteratureState, Pass, set_cards, team_of
+from ..games.literature import Ask, ChooseNext, Claim, LiteratureState, Pass, set_cards, set_names, team_of
 from ..games.literature.notation import make_claim
 from ..belief.certain import CertainKnowledge
 from .base import Agent, register_agent
@@ -66,7 +66,13 @@ class LiteratureAgent(Agent):
 @register_agent
 class RandomAgent(LiteratureAgent):
     """A uniformly random legal ask; it claims only a set whose six locations it knows for
-    certain (and guesses a claim only when no ask is possible)."""
+    certain (and guesses a claim only when no ask is possible).
+
+    It decides exactly as ``certain_claims`` (first certain set in canonical order) followed
+    by a uniform pick from ``legal_asks``, but reads the certain sets off the bitmasks of
+    :class:`CertainKnowledge` and picks the ask by its index in the product
+    ``ask_choices`` describes, without building every claim and ask.
+    """
 
     name = "random"
 
@@ -79,23 +85,36 @@ class RandomAgent(LiteratureAgent):
         super().observe(event)
         self.certain.observe(event)
 
+    def _certain_claim(self) -> Claim | None:
+        """``certain_claims(certain.located())[0]``, or ``None`` when there is none."""
+        if not self.state.may_claim(self.seat):
+            return None
+        k = self.certain.certain_set(self.seat % 2)
+        if k is None:
+            return None
+        name = set_names(self.state.deck)[k]
+        cards = set_cards(name)
+        holder = self.certain.holder
+        return make_claim(self.seat, name, {c: holder(c) for c in cards}, cards)
+
     def act(self, rng: np.random.Generator):
         """Claim a certain set if any, else a uniformly random legal ask."""
         forced = self.forced_choice(rng)
         if forced is not None:
             return forced
-        claims = self.certain_claims(self.certain.located())
-        if claims:
-            return claims[0]
-        asks = self.state.legal_asks(self.seat)
-        if asks:
-            return asks[int(rng.integers(len(asks)))]
+        claim = self._certain_claim()
+        if claim is not None:
+            return claim
+        cards, targets = self.state.ask_choices(self.seat)
+        if cards:
+            nt = len(targets)
+            k = int(rng.integers(len(cards) * nt))
+            return Ask(self.seat, targets[k % nt], cards[k // nt])
         return self.guess_claim(rng, self.certain.located())
 
     def react(self, rng: np.random.Generator):
         """Out of turn: claim a certain set, if any."""
-        claims = self.certain_claims(self.certain.located())
-        return claims[0] if claims else None
+        return self._certain_claim()
 
 
 __all__ = ["LiteratureAgent", "RandomAgent", "Pass"]

@@ -77,6 +77,11 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
         except Exception as exc:  # noqa: BLE001 - a broken agent forfeits, the tournament goes on
             return forfeit(s, f"could not start: {type(exc).__name__}: {exc}")
 
+    # bound once: the loop below calls them for every event
+    observers = [a.observe for a in agents]
+    redact = state.redact
+    events_out, lines_out = rec.events, rec.lines
+
     def run(seat: int, method: str):
         t0 = perf_counter()
         try:
@@ -105,11 +110,11 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
                 except Exception as exc:  # noqa: BLE001
                     return s, f"failed to take notice of {notice}: {type(exc).__name__}: {exc}"
         for ev in events:
-            rec.events.append(ev)
-            rec.lines.append(len(rec.events) + 1)
+            events_out.append(ev)
+            lines_out.append(len(events_out) + 1)
             for s in range(n):
                 try:
-                    agents[s].observe(state.redact(ev, s))
+                    observers[s](redact(ev, s))
                 except Exception as exc:  # noqa: BLE001
                     return s, f"failed to observe {ev}: {type(exc).__name__}: {exc}"
         return None
@@ -129,7 +134,10 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
             return forfeit(*failed)
         # out-of-turn actions (for example claims under claim_any_time)
         while not state.is_over():
-            for s in state.actors()[1:]:
+            actors = state.actors()
+            if len(actors) < 2:
+                break
+            for s in actors[1:]:
                 action, err = run(s, "react")
                 if err is not None:
                     return forfeit(s, err)

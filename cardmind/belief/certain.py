@@ -14,14 +14,77 @@ nothing changes:
 * a seat whose located cards fill its hand holds nothing else;
 * a seat whose free slots equal the cards it may still hold holds all of them;
 * a card with one possible holder is located; a clause with one possible card locates it.
+
+Implementation: bitmasks and incremental propagation. Cards are numbered in deck order
+and seats are bits, so each card's possible holders is an ``int`` (bit ``s`` = seat
+``s``), and each seat has the card masks of the cards it may hold and of those located at
+it. Clauses are kept per seat as card masks. An event marks the seats whose facts it
+changed; only those seats' clauses and hand-size rules are re-examined, and any seat a
+deduction touches is marked in turn, until none is left. Every rule only removes
+possibilities that the true deal excludes, and each rule's premise depends only on the
+facts of its seat, so this worklist reaches the same fixpoint as re-applying every rule
+to every seat until nothing changes (the reference implementation kept in
+``tests/test_throughput_certain.py`` checks this event by event).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
-from ..games.literature.rules import deal_sizes, deck_cards, set_cards, set_of
+from ..games.literature.rules import deal_sizes, deck_cards, set_cards, set_names, set_of
+
+
+@lru_cache(maxsize=None)
+def deck_tables(deck: str) -> tuple[tuple[str, ...], dict[str, int], tuple[int, ...], tuple[int, ...]]:
+    """Bitmask tables of a deck: ``(cards, index, set_mask_of_card, set_masks)``.
+
+    ``cards`` in deck order, ``index`` card -> position, ``set_mask_of_card[i]`` the card
+    mask of card ``i``'s set, ``set_masks`` the card mask of each set in canonical order.
+    """
+    cards = deck_cards(deck)
+    index = {c: i for i, c in enumerate(cards)}
+    set_masks = tuple(sum(1 << index[c] for c in set_cards(name)) for name in set_names(deck))
+    of_card = tuple(set_masks[set_names(deck).index(set_of(c, deck))] for c in cards)
+    return cards, index, of_card, set_masks
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """Positions of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class _PossibleView(Mapping):
+    """``{card: set of seats}`` for every card in play, read from the bitmasks (deck order)."""
+
+    __slots__ = ("_k",)
+
+    def __init__(self, knowledge: "CertainKnowledge"):
+        self._k = knowledge
+
+    def __getitem__(self, card: str) -> set[int]:
+        k = self._k
+        i = k._index[card]
+        if not k._inplay >> i & 1:
+            raise KeyError(card)
+        return set(_bits(k._poss[i]))
+
+    def __iter__(self) -> Iterator[str]:
+        k = self._k
+        cards = k._cards
+        return (cards[i] for i in _bits(k._inplay))
+
+    def __len__(self) -> int:
+        return self._k._inplay.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        k = self._k
+        i = k._index.get(card)  # type: ignore[arg-type]
+        return i is not None and bool(k._inplay >> i & 1)
 
 
 class CertainKnowledge:
@@ -33,9 +96,12 @@ class CertainKnowledge:
         hand: its dealt cards.
 
     Attributes:
-        possible: ``{card: set of seats}`` that may hold each card in play now.
+        possible: ``{card: set of seats}`` that may hold each card in play now (a read-only
+            view built from the bitmasks; each lookup returns a new set).
         sizes: public hand sizes.
-        clauses: ``[(seat, set of cards)]``: ``seat`` holds at least one of the cards.
+        clauses: ``[(seat, set of cards)]``: ``seat`` holds at least one of the cards (a
+            list built on access, seat by seat, each seat's clauses in the order of its asks;
+            an ask whose clause an existing clause of the seat implies adds none).
     """
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str]):
@@ -44,92 +110,274 @@ class CertainKnowledge:
         self.deck = options["deck"]
         self.observer = observer
         self.sizes = list(deal_sizes(self.players, self.deck))
-        hand = set(hand)
-        others = {s for s in range(self.players) if s != observer}
-        self.possible: dict[str, set[int]] = {
-            c: ({observer} if c in hand else set(others)) for c in deck_cards(self.deck)}
-        self.clauses: list[tuple[int, set[str]]] = []
-        self._propagate()
+        self._own = bool(options["ask_own_card"])
+        self._cards, self._index, self._set_of, self._set_masks = deck_tables(self.deck)
+        index = self._index
+        players = self.players
+        hand_mask = 0
+        for c in hand:
+            hand_mask |= 1 << index[c]
+        me = 1 << observer
+        others = ((1 << players) - 1) & ~me
+        ncards = len(self._cards)
+        #: per card: mask of seats that may hold it (0 once out of play)
+        self._poss = [me if hand_mask >> i & 1 else others for i in range(ncards)]
+        self._inplay = (1 << ncards) - 1
+        #: per seat: mask of cards it may hold (located at it or not), and of cards located at it
+        self._may = [hand_mask if s == observer else self._inplay & ~hand_mask for s in range(players)]
+        self._at = [hand_mask if s == observer else 0 for s in range(players)]
+        #: per seat: card masks of its "holds at least one of" clauses
+        self._clauses: list[list[int]] = [[] for _ in range(players)]
+        #: per seat: union of its clause masks (a superset is harmless)
+        self._cu = [0] * players
+        #: per seat: cards that left its possible cards or were located at it since its
+        #: clauses were last examined (see _propagate)
+        self._chg = [-1] * players
+        self._propagate((1 << players) - 1)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def possible(self) -> Mapping[str, set[int]]:
+        """``{card: set of seats}`` that may hold each card in play now (read-only view)."""
+        return _PossibleView(self)
+
+    @property
+    def clauses(self) -> list[tuple[int, set[str]]]:
+        """``[(seat, set of cards)]``: ``seat`` holds at least one of the cards."""
+        cards = self._cards
+        return [(s, {cards[i] for i in _bits(u)}) for s, us in enumerate(self._clauses) for u in us]
 
     def holder(self, card: str) -> int | None:
         """The seat certainly holding ``card`` now, or ``None``."""
-        p = self.possible.get(card)
-        if p is not None and len(p) == 1:
-            return next(iter(p))
+        i = self._index.get(card)
+        if i is None or not self._inplay >> i & 1:
+            return None
+        p = self._poss[i]
+        if p and not p & (p - 1):
+            return p.bit_length() - 1
         return None
 
     def located(self) -> dict[str, int]:
-        """``{card: seat}`` for every card in play whose holder is certain."""
-        return {c: next(iter(p)) for c, p in self.possible.items() if len(p) == 1}
+        """``{card: seat}`` for every card in play whose holder is certain (deck order)."""
+        cards, poss = self._cards, self._poss
+        return {cards[i]: poss[i].bit_length() - 1 for i in _bits(self._inplay)
+                if poss[i] and not poss[i] & (poss[i] - 1)}
 
+    def located_mask(self, seat: int) -> int:
+        """Card mask (bit ``i`` = ``deck_cards(deck)[i]``) of the cards located at ``seat``."""
+        return self._at[seat]
+
+    def certain_set(self, team: int) -> int | None:
+        """Index (in :func:`set_names` order) of the first set in play whose six cards are
+        all located at seats of ``team``, or ``None``."""
+        at = self._at
+        held = 0
+        for s in range(team, self.players, 2):
+            held |= at[s]
+        if not held:
+            return None
+        for k, m in enumerate(self._set_masks):
+            if held & m == m:
+                return k
+        return None
+
+    # ------------------------------------------------------------------ events
     def observe(self, event: Mapping[str, Any]) -> None:
         """Apply one Literature event (assumed legal)."""
         kind = event["type"]
         if kind == "ask":
-            a, t, c = event["asker"], event["target"], event["card"]
-            name = set_of(c, self.deck)
-            own = self.options["ask_own_card"]
-            others = {x for x in set_cards(name) if own or x != c}
-            if not any(self.holder(x) == a for x in others):
-                self.clauses.append((a, set(others)))
-            if not own:
-                self.possible[c].discard(a)
-            if event["success"]:
-                self._give(t, c)
-                self.possible[c] = {a}
-                self.sizes[t] -= 1
-                self.sizes[a] += 1
-            else:
-                self.possible[c].discard(t)
+            self.observe_ask(event["asker"], event["target"], self._index[event["card"]], event["success"])
         elif kind == "claim":
-            for c, s in event["actual"].items():
-                self.sizes[s] -= 1
-                self.possible.pop(c, None)
-            cards = set(event["actual"])
-            self.clauses = [(s, u - cards) for s, u in self.clauses if not u <= cards]
-        self._propagate()
+            self.observe_claim(event["actual"])
 
-    def _give(self, seat: int, card: str) -> None:
-        """``seat`` gave ``card`` away: forget clauses of ``seat`` that named it."""
-        self.clauses = [(s, u) for s, u in self.clauses if not (s == seat and card in u)]
+    def observe_ask(self, a: int, t: int, i: int, success: bool) -> None:
+        """Apply the ask of card number ``i`` (deck order) by seat ``a`` of seat ``t``
+        (same as :meth:`observe` of the ask event, without the dict)."""
+        bit = 1 << i
+        nbit = ~bit
+        own = self._own
+        others = self._set_of[i] if own else self._set_of[i] & nbit
+        poss, may, at, chg = self._poss, self._may, self._at, self._chg
+        dirty = 0
+        if not others & at[a]:
+            # a new clause, unless one of a's clauses already implies it (a clause inside
+            # it lives no longer and deduces the same: repeated asks add nothing)
+            cl = self._clauses[a]
+            for u in cl:
+                if not u & ~others:
+                    break
+            else:
+                cl.append(others)
+                self._cu[a] |= others
+                chg[a] |= others
+                dirty = 1 << a
+        if not own:
+            p = poss[i]
+            if p >> a & 1:  # the asker does not hold it
+                p ^= 1 << a
+                poss[i] = p
+                may[a] &= nbit
+                at[a] &= nbit
+                chg[a] |= bit
+                dirty |= 1 << a
+                if p and not p & (p - 1):
+                    x = p.bit_length() - 1
+                    at[x] |= bit
+                    chg[x] |= bit
+                    dirty |= p
+        if success:
+            # t gave the card away: forget t's clauses that named it
+            if self._cu[t] & bit:
+                kept = [u for u in self._clauses[t] if not u & bit]
+                self._clauses[t] = kept
+                cu = 0
+                for u in kept:
+                    cu |= u
+                self._cu[t] = cu
+            old = poss[i]
+            poss[i] = 1 << a
+            m = old & ~(1 << a)
+            while m:
+                low = m & -m
+                x = low.bit_length() - 1
+                may[x] &= nbit
+                at[x] &= nbit
+                chg[x] |= bit
+                m ^= low
+            may[a] |= bit
+            at[a] |= bit
+            chg[a] |= bit
+            self.sizes[t] -= 1
+            self.sizes[a] += 1
+            dirty |= old | (1 << a) | (1 << t)
+        else:
+            p = poss[i]
+            if p >> t & 1:  # the target does not hold it
+                p ^= 1 << t
+                poss[i] = p
+                may[t] &= nbit
+                at[t] &= nbit
+                chg[t] |= bit
+                dirty |= 1 << t
+                if p and not p & (p - 1):
+                    x = p.bit_length() - 1
+                    at[x] |= bit
+                    chg[x] |= bit
+                    dirty |= p
+        if dirty:
+            self._propagate(dirty)
 
-    def _propagate(self) -> None:
-        changed = True
-        possible = self.possible
-        while changed:
-            changed = False
-            # clauses
-            kept = []
-            for s, u in self.clauses:
-                u = {c for c in u if c in possible and s in possible[c]}
-                if any(len(possible[c]) == 1 for c in u):
-                    continue  # satisfied: the seat is seen holding one
-                if len(u) == 1:
-                    c = next(iter(u))
-                    possible[c] = {s}
-                    changed = True
-                    continue
-                if u:
-                    kept.append((s, u))
-            self.clauses = kept
-            # hand sizes
-            located = [0] * self.players
-            could = [0] * self.players
-            for c, p in possible.items():
-                if len(p) == 1:
-                    located[next(iter(p))] += 1
-                else:
-                    for s in p:
-                        could[s] += 1
-            for s in range(self.players):
-                free = self.sizes[s] - located[s]
-                if free == 0 and could[s]:
-                    for p in possible.values():
-                        if len(p) > 1 and s in p:
-                            p.discard(s)
-                    changed = True
-                elif free > 0 and free == could[s]:
-                    for c, p in possible.items():
-                        if len(p) > 1 and s in p:
-                            possible[c] = {s}
-                    changed = True
+    def observe_claim(self, actual: Mapping[str, int]) -> None:
+        """Apply a claim whose cards were shown at ``actual`` (``{card: seat}``)."""
+        gone = 0
+        poss, index = self._poss, self._index
+        for c, s in actual.items():
+            self.sizes[s] -= 1
+            i = index[c]
+            gone |= 1 << i
+            poss[i] = 0
+        self._inplay &= ~gone
+        keep = ~gone
+        may, at, chg, clauses, cus = self._may, self._at, self._chg, self._clauses, self._cu
+        for s in range(self.players):
+            may[s] &= keep
+            at[s] &= keep
+            chg[s] = -1  # re-examine everything
+            if cus[s] & gone:
+                kept = [u & keep for u in clauses[s] if u & keep]
+                clauses[s] = kept
+                cu = 0
+                for u in kept:
+                    cu |= u
+                cus[s] = cu
+        self._propagate((1 << self.players) - 1)
+
+    def _propagate(self, dirty: int) -> None:
+        """Apply the clause and hand-size rules to the seats in ``dirty`` (and every seat a
+        deduction touches) until nothing changes.
+
+        ``_chg[s]`` holds the cards that left ``s``'s possible cards or were located at ``s``
+        since its clauses were last examined: only then can a clause of ``s`` narrow, become
+        satisfied or single out a card, so ``s``'s clauses are skipped unless one names such
+        a card.
+        """
+        poss, may, at, sizes, clauses, chg, cus = (self._poss, self._may, self._at, self.sizes,
+                                                   self._clauses, self._chg, self._cu)
+        while dirty:
+            low = dirty & -dirty
+            dirty ^= low
+            s = low.bit_length() - 1
+            # clauses of s: narrow to the cards s may hold; drop when satisfied; a single
+            # possible card is located at s
+            if cus[s] & chg[s]:
+                chg[s] = 0
+                kept = []
+                cu = 0
+                for u in clauses[s]:
+                    u &= may[s]
+                    if not u or u & at[s]:
+                        continue
+                    if not u & (u - 1):
+                        i = u.bit_length() - 1
+                        m = poss[i] & ~low
+                        poss[i] = low
+                        at[s] |= u
+                        chg[s] |= u
+                        nbit = ~u
+                        dirty |= m | low  # s again: its other clauses may now be satisfied
+                        while m:
+                            lo = m & -m
+                            x = lo.bit_length() - 1
+                            may[x] &= nbit
+                            chg[x] |= u
+                            m ^= lo
+                        continue
+                    kept.append(u)
+                    cu |= u
+                clauses[s] = kept
+                cus[s] = cu
+            else:
+                chg[s] = 0
+            # hand size
+            a = at[s]
+            unl = may[s] & ~a
+            if not unl:
+                continue
+            free = sizes[s] - a.bit_count()
+            if free == 0:
+                # s holds nothing else (s again: its clauses narrow)
+                may[s] &= ~unl
+                chg[s] |= unl
+                dirty |= low
+                m = unl
+                while m:
+                    lo = m & -m
+                    i = lo.bit_length() - 1
+                    p = poss[i] & ~low
+                    poss[i] = p
+                    if p and not p & (p - 1):
+                        x = p.bit_length() - 1
+                        at[x] |= lo
+                        chg[x] |= lo
+                        dirty |= p
+                    m ^= lo
+            elif free == unl.bit_count():
+                # s holds every card it may still hold (s again: its clauses are satisfied)
+                at[s] = a | unl
+                chg[s] |= unl
+                dirty |= low
+                m = unl
+                while m:
+                    lo = m & -m
+                    i = lo.bit_length() - 1
+                    p = poss[i] & ~low
+                    poss[i] = low
+                    dirty |= p
+                    nlo = ~lo
+                    while p:
+                        q = p & -p
+                        x = q.bit_length() - 1
+                        may[x] &= nlo
+                        chg[x] |= lo
+                        p ^= q
+                    m ^= lo

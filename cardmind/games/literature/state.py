@@ -12,6 +12,7 @@ Every rule check raises :class:`~cardmind.errors.IllegalAction` whose ``rule`` i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -19,6 +20,13 @@ from ...core import Event, Result, State
 from ...errors import IllegalAction
 from .notation import Ask, ChooseNext, Claim, Pass
 from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
+
+
+@lru_cache(maxsize=None)
+def _deck_info(deck: str) -> tuple[dict[str, str], dict[str, int], int]:
+    """Look-up tables of a deck: ``({card: set}, {set: canonical position}, number of sets)``."""
+    names = set_names(deck)
+    return ({c: set_of(c, deck) for c in deck_cards(deck)}, {n: k for k, n in enumerate(names)}, len(names))
 
 
 class LiteratureState(State):
@@ -58,6 +66,7 @@ class LiteratureState(State):
         self.moved: set[str] = set()
         self.observer = observer
         self.num_events = 0
+        self._set_of, self._set_pos, self._nsets = _deck_info(self.deck)
 
     # ------------------------------------------------------------------ basics
     @property
@@ -107,11 +116,11 @@ class LiteratureState(State):
 
     def is_over(self) -> bool:
         """Whether every set has been claimed or voided."""
-        return len(self.set_owner) == len(set_names(self.deck))
+        return len(self.set_owner) == self._nsets
 
     def to_move(self) -> int | None:
         """The seat to act: the chooser of the next player while a claim waits, else the seat on turn."""
-        if self.is_over():
+        if len(self.set_owner) == self._nsets:
             return None
         if self.pending is not None:
             return self.pending_chooser()
@@ -133,23 +142,40 @@ class LiteratureState(State):
 
     # ------------------------------------------------------------------ legality
     def legal_asks(self, seat: int) -> list[Ask]:
-        """Every legal ask for ``seat`` now (needs ``seat``'s hand)."""
-        if self.is_over() or self.pending is not None or seat != self.turn or self.sizes[seat] == 0:
-            return []
+        """Every legal ask for ``seat`` now (needs ``seat``'s hand), set by set in canonical
+        order, card by card, target by target (``[Ask(seat, t, c) for c in cards for t in
+        targets]`` with ``(cards, targets) = ask_choices(seat)``)."""
+        cards, targets = self.ask_choices(seat)
+        return [Ask(seat, t, c) for c in cards for t in targets]
+
+    def ask_choices(self, seat: int) -> tuple[list[str], list[int]]:
+        """``(cards, targets)``: the legal asks of ``seat`` now are every card of ``cards``
+        asked of every seat of ``targets`` (both empty when it may not ask).
+
+        ``cards`` lists, for each set ``seat`` holds a card of (canonical order), the set's
+        cards in rank order that it may ask for; ``targets`` the opponents with cards in
+        seat order. ``legal_asks`` is this product, cards major, without building it.
+        """
+        if len(self.set_owner) == self._nsets or self.pending is not None or seat != self.turn \
+                or self.sizes[seat] == 0:
+            return [], []
         hand = self.hands[seat]
         if hand is None:
             raise ValueError(f"this state does not know seat {seat}'s hand")
-        targets = [t for t in range(1 - seat % 2, self.players, 2) if self.sizes[t] > 0]
+        sizes = self.sizes
+        targets = [t for t in range(1 - seat % 2, self.players, 2) if sizes[t] > 0]
         if not targets:
-            return []
+            return [], []
         own = self.options["ask_own_card"]
-        sets = {set_of(c, self.deck) for c in hand}
-        out = []
-        for name in sorted(sets, key=set_names(self.deck).index):
-            for c in set_cards(name):
-                if own or c not in hand:
-                    out.extend(Ask(seat, t, c) for t in targets)
-        return out
+        set_of_card = self._set_of
+        sets = {set_of_card[c] for c in hand}
+        cards = []
+        for name in sorted(sets, key=self._set_pos.__getitem__):
+            if own:
+                cards.extend(set_cards(name))
+            else:
+                cards.extend(c for c in set_cards(name) if c not in hand)
+        return (cards, targets) if cards else ([], [])
 
     def legal_passes(self, seat: int) -> list[Pass]:
         """The passes open to ``seat`` (on turn without cards)."""
@@ -221,45 +247,56 @@ class LiteratureState(State):
             raise IllegalAction("seat", f"{role} {seat!r} is not a seat (0-{self.players - 1})")
 
     def _check_live(self) -> None:
-        if self.is_over():
+        if len(self.set_owner) == self._nsets:
             raise IllegalAction("game-over", "the game is over: every set has been claimed")
         if self.pending is not None:
             raise IllegalAction("pending-next", f"seat {self.pending_chooser()} must first choose who plays next")
 
     def _check_card(self, card: str) -> str:
-        try:
-            name = set_of(card, self.deck)
-        except KeyError:
-            raise IllegalAction("unknown-card", f"{card} is not in the {self.deck}-card deck") from None
+        name = self._set_of.get(card)
+        if name is None:
+            raise IllegalAction("unknown-card", f"{card} is not in the {self.deck}-card deck")
         if name in self.set_owner:
             raise IllegalAction("set-claimed", f"{card} belongs to {name}, which has already been claimed")
         return name
 
     def _check_ask(self, asker: int, target: int, card: str, success: bool | None) -> None:
-        self._check_live()
-        self._check_seat(asker, "asker")
-        self._check_seat(target, "target")
+        if len(self.set_owner) == self._nsets or self.pending is not None:
+            self._check_live()
+        players = self.players
+        # the fast tests let plain in-range ints through; anything else gets the full check
+        if type(asker) is not int or not 0 <= asker < players:
+            self._check_seat(asker, "asker")
+        if type(target) is not int or not 0 <= target < players:
+            self._check_seat(target, "target")
         if asker != self.turn:
             raise IllegalAction("turn", f"seat {asker} asked, but it is seat {self.turn}'s turn")
-        if self.sizes[asker] == 0:
+        sizes = self.sizes
+        if sizes[asker] == 0:
             raise IllegalAction("no-cards", f"seat {asker} has no cards and cannot ask (it must pass)")
         if asker == target:
             raise IllegalAction("ask-self", f"seat {asker} asked itself")
-        if team_of(asker) == team_of(target):
+        if asker % 2 == target % 2:
             raise IllegalAction("ask-teammate", f"seat {asker} asked its teammate seat {target}")
-        if self.sizes[target] == 0:
+        if sizes[target] == 0:
             raise IllegalAction("ask-empty", f"seat {asker} asked seat {target}, who has no cards")
-        name = self._check_card(card)
+        name = self._set_of.get(card)
+        if name is None or name in self.set_owner:
+            name = self._check_card(card)
         own = self.options["ask_own_card"]
-        if not own and self.holder.get(card) == asker:
+        holder = self.holder
+        if not own and holder.get(card) == asker:
             raise IllegalAction("ask-own-card", f"seat {asker} asked for {card}, which it holds")
         hand = self.hands[asker]
         if hand is not None:
-            if not any(c in hand and (own or c != card) for c in set_cards(name)):
+            for c in set_cards(name):
+                if c in hand and (own or c != card):
+                    break
+            else:
                 raise IllegalAction("ask-without-set", f"seat {asker} asked for {card} without holding "
                                                        f"{'a' if own else 'another'} card of {name}")
         if success is not None:
-            known = self.holder.get(card)
+            known = holder.get(card)
             if success and known is not None and known != target:
                 raise IllegalAction("ask-result", f"seat {target} handed over {card}, but seat {known} holds it")
             if not success and known == target:
@@ -275,7 +312,7 @@ class LiteratureState(State):
         if claimer != self.turn and not self.options["claim_any_time"]:
             raise IllegalAction("turn", f"seat {claimer} claimed, but it is seat {self.turn}'s turn "
                                         f"(claims out of turn need the option claim_any_time)")
-        if name not in set_names(self.deck):
+        if not isinstance(name, str) or name not in self._set_pos:
             raise IllegalAction("claim-set", f"{name!r} is not a set of the {self.deck}-card deck")
         if name in self.set_owner:
             raise IllegalAction("set-claimed", f"{name} has already been claimed")
@@ -322,7 +359,7 @@ class LiteratureState(State):
         sizes = list(self.sizes)
         for s in event["actual"].values():
             sizes[s] -= 1
-        if len(self.set_owner) + 1 == len(set_names(self.deck)):
+        if len(self.set_owner) + 1 == self._nsets:
             return []
         award = self.claim_award(event["claimer"], event["correct"], event["actual"])
         team = team_of(event["claimer"]) if award is None else award
