@@ -65,7 +65,7 @@ class BeliefAgent(LiteratureAgent):
     name = "belief"
     default_settings = {"claim_margin": 0.0, "w_progress": 0.0, "w_reveal": 0.0, "w_info": 0.0,
                         "idle_claim": 0.9, "stall_events": 24, "next_policy": "self",
-                        "lookahead": 0, "chain": 1.0, "w_miss": 0.0, "w_exposure": 0.0}
+                        "lookahead": 0, "chain": 1.0, "w_miss": 0.0, "w_exposure": 0.3}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
