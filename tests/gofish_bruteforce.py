@@ -1,126 +1,149 @@
-"""Brute-force reference for Go Fish belief on tiny decks: enumerate every order of the
-cards the observer cannot see, replay the observer's record against each, and count.
+"""Brute-force reference for Go Fish belief on tiny decks: enumerate every consistent deal of
+a player's record by replaying the record on complete states, and count.
+
+A consistent deal (``shared/spec/records.md``) assigns every card the observer cannot locate
+to a seat's dealt hand, to one of the draws the observer did not see, or to the (final) stock
+as a set. It is enumerated directly: every choice of the other seats' dealt hands (sets), then
+a depth-first replay of the record on the complete state that branches at every draw the
+observer did not see over the cards left in the stock (a shown or own draw must find its card
+in the stock). So one search serves every prefix of the record: a node alive after ``L``
+events is one consistent deal of the first ``L`` events. The end of a prefix is a legal
+prefix (a book may still follow; nothing more is required of it), as for the tracker.
 
 Used by the tests (tests/test_gofish_belief.py) and eval/gofish_belief_error.py.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from fractions import Fraction
-from itertools import permutations
+from itertools import combinations
 
 from cardmind.core import get_game
 from cardmind.errors import IllegalAction
-from cardmind.games.gofish.rules import deck_cards
+from cardmind.games.gofish.rules import deck_cards, game_ranks, game_suits
 
 
-def consistent_deals(options: dict, observer: int, hand: list[str], events: list[dict]):
-    """Every consistent deal of a player's record, as a dict
-    ``{deal key: final complete state}``. A deal key is (other seats' dealt hands as sets,
-    the cards of the draws the observer did not see, the rest of the stock as a set)."""
+class Prefix:
+    """Tallies over the consistent deals of one prefix of the record."""
+
+    def __init__(self):
+        self.n = 0
+        self.hold: dict = {}      # (seat or "stock", rank) -> Counter(count)
+        self.books: list = []     # per book in the order laid: Counter(rank)
+
+    def add(self, st, players: int, ranks: str) -> None:
+        self.n += 1
+        for r in ranks:
+            for s in range(players):
+                self.hold.setdefault((s, r), Counter())[sum(1 for c in st.hands[s] if c[0] == r)] += 1
+            self.hold.setdefault(("stock", r), Counter())[sum(1 for c in st.stock if c[0] == r)] += 1
+        for i, b in enumerate(st.book_log):
+            while len(self.books) <= i:
+                self.books.append(Counter())
+            self.books[i][b["rank"]] += 1
+
+    def holdings(self) -> dict:
+        """Exact ``{seat or "stock": {rank: {count: Fraction}}}``."""
+        out: dict = {}
+        for (s, r), c in self.hold.items():
+            out.setdefault(s, {})[r] = {k: Fraction(v, self.n) for k, v in sorted(c.items())}
+        return out
+
+    def book_ranks(self) -> list:
+        """Exact rank distribution of every book, in the order laid."""
+        return [{r: Fraction(v, self.n) for r, v in c.items()} for c in self.books]
+
+
+def prefixes(options: dict, observer: int, hand: list[str], events: list[dict], limit: int = 2_000_000) -> list:
+    """A :class:`Prefix` for every prefix of ``events`` (index ``L``: the first ``L`` events).
+
+    Raises:
+        RuntimeError: more than ``limit`` search nodes (the deck is too large for brute force).
+    """
     game = get_game("gofish")
     opts = game.parse_options(options)
     n, H = opts["players"], opts["hand"]
+    ranks = game_ranks(opts)
+    S = len(game_suits(opts))
+    hand = list(hand)
     unknown = [c for c in deck_cards(opts) if c not in hand]
-    out = {}
-    for perm in permutations(unknown):
-        # deal round-robin: seat s gets deck positions s, s+n, ...; build the full deck
-        deck = []
-        it = iter(perm)
-        hands = [[] for _ in range(n)]
-        for i in range(n * H):
-            s = i % n
-            hands[s].append(None)
-        for s in range(n):
-            if s == observer:
-                hands[s] = list(hand)
+    others = [s for s in range(n) if s != observer]
+    out = [Prefix() for _ in range(len(events) + 1)]
+    nodes = 0
+
+    def deals(i: int, left: list, hands: dict):
+        if i == len(others):
+            yield hands, left
+            return
+        for combo in combinations(left, H):
+            rest = [c for c in left if c not in combo]
+            yield from deals(i + 1, rest, {**hands, others[i]: list(combo)})
+
+    def replay(st, L: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > limit:
+            raise RuntimeError("too many search nodes for the brute force")
+        out[L].add(st, n, ranks)
+        if L == len(events):
+            return
+        ev = events[L]
+        if ev["type"] == "draw":
+            if ev["card"] is not None:
+                choices = [ev["card"]] if ev["card"] in st.stock else []
             else:
-                hands[s] = [next(it) for _ in range(H)]
-        stock = list(it)
-        del deck
-        header = {"hands": hands, "stock": stock}
-        try:
-            st = game.new_state(opts, header)
-        except IllegalAction:
-            continue
-        unseen = []
-        ok = True
-        for ev in events:
-            full = dict(ev)
-            if ev["type"] == "draw" and ev["card"] is None:
-                if not st.stock:
-                    ok = False
-                    break
-                full["card"] = st.stock[0]
-                unseen.append(st.stock[0])
-            elif ev["type"] == "book" and ev["rank"] is None:
-                p = ev["player"]
+                choices = list(st.stock)
+            for card in choices:
+                st2 = st.copy() if len(choices) > 1 else st
+                st2.stock.remove(card)
+                st2.stock.insert(0, card)
+                _step(st2, dict(ev, card=card), ev, L)
+            return
+        full = dict(ev)
+        if ev["type"] == "book" and ev["rank"] is None:
+            p = ev["player"]
+            if st.opening:
+                if not st.unlaid[p]:
+                    return
+                full["rank"] = st.unlaid[p][0]
+            else:
                 cnt = Counter(c[0] for c in st.hands[p])
-                full_ranks = [r for r, k in cnt.items() if k == len(opts and game_suits(opts))]
-                if st.opening:
-                    rem = st.unlaid[p]
-                    if not rem:
-                        ok = False
-                        break
-                    full["rank"] = rem[0]
-                else:
-                    if len(full_ranks) != 1:
-                        ok = False
-                        break
-                    full["rank"] = full_ranks[0]
-            try:
-                st.apply_event(full)
-            except IllegalAction:
-                ok = False
-                break
-            if st.redact(full, observer) != ev:
-                ok = False
-                break
-        if not ok:
-            continue
-        # the state must also be settled (no pending complete rank left unlaid)
+                full_ranks = [r for r, k in cnt.items() if k == S]
+                if len(full_ranks) != 1:
+                    return
+                full["rank"] = full_ranks[0]
+        _step(st, full, ev, L)
+
+    def _step(st, full: dict, ev: dict, L: int) -> None:
         try:
-            st._settled()
+            st.apply_event(full)
+        except IllegalAction:
+            return
+        if st.redact(full, observer) != ev:
+            return
+        replay(st, L + 1)
+
+    for hands, left in deals(0, unknown, {}):
+        allh = [hand if s == observer else hands[s] for s in range(n)]
+        try:
+            st = game.new_state(opts, {"hands": allh, "stock": sorted(left)})
         except IllegalAction:
             continue
-        key = (tuple(frozenset(hands[s]) for s in range(n) if s != observer), tuple(unseen),
-               frozenset(st.stock or ()))
-        out[key] = st
+        replay(st, 0)
     return out
 
 
-def game_suits(opts):
-    from cardmind.games.gofish.rules import game_suits as gs  # noqa: PLC0415
+def consistent_deals(options: dict, observer: int, hand: list[str], events: list[dict]) -> Prefix:
+    """The tallies over the consistent deals of the whole record."""
+    return prefixes(options, observer, hand, events)[-1]
 
-    return gs(opts)
 
-
-def holdings(options: dict, observer: int, deals: dict):
+def holdings(options: dict, observer: int, deals: Prefix) -> dict:
     """Exact ``{seat or "stock": {rank: {count: Fraction}}}`` over the consistent deals."""
-    game = get_game("gofish")
-    opts = game.parse_options(options)
-    n = opts["players"]
-    ranks = [r for r in "23456789TJQKA"[:opts["ranks"]]]
-    acc = defaultdict(lambda: defaultdict(Counter))
-    for st in deals.values():
-        for r in ranks:
-            for s in range(n):
-                acc[s][r][sum(1 for c in st.hands[s] if c[0] == r)] += 1
-            acc["stock"][r][sum(1 for c in (st.stock or ()) if c[0] == r)] += 1
-    total = len(deals)
-    return {s: {r: {k: Fraction(v, total) for k, v in sorted(d.items())} for r, d in rd.items()}
-            for s, rd in acc.items()}
+    return deals.holdings()
 
 
-def book_ranks(options: dict, observer: int, deals: dict):
-    """Exact rank distribution of every book, in the order laid: a list of
-    ``{rank: Fraction}`` (from each consistent deal's complete state)."""
-    acc = []
-    total = len(deals)
-    for st in deals.values():
-        for i, b in enumerate(st.book_log):
-            while len(acc) <= i:
-                acc.append(Counter())
-            acc[i][b["rank"]] += 1
-    return [{r: Fraction(v, total) for r, v in c.items()} for c in acc]
+def book_ranks(options: dict, observer: int, deals: Prefix) -> list:
+    """Exact rank distribution of every book, in the order laid."""
+    return deals.book_ranks()

@@ -61,12 +61,25 @@ class GoFishBelief:
         options: Go Fish options (parsed or raw).
         observer: the observer's seat.
         hand: the observer's dealt cards.
-        budget: most states the exact engine keeps before switching to the approximate one.
-        particles: number of particles of the approximate engine.
-        seed: seed of the approximate engine's random numbers (results are reproducible).
-        exact_only: never approximate (raise ``MemoryError`` past the budget instead).
-        engine: ``"fast"`` (the vectorised filter of :mod:`.gofish_filter`) or
-            ``"reference"`` (the plain one in this module; the tests check they agree).
+        budget: most states the exact joint filter keeps; past it (three or more players, as
+            a rule) the tracker switches to the draw engine (:mod:`.gofish_draws`).
+        particles: unused (kept for compatibility: the particle filter was replaced by the
+            draw engine).
+        seed: seed of the draw engine's sampler (results are reproducible).
+        exact_only: never approximate: raise ``MemoryError`` when neither the joint filter
+            nor the draw engine's enumeration can answer exactly.
+        engine: ``"fast"`` (the vectorised joint filter of :mod:`.gofish_filter`, then the
+            draw engine past the budget), ``"draws"`` (the draw engine only) or
+            ``"reference"`` (the plain joint filter of this module; the tests check they agree).
+        steps: blocked Gibbs steps per query of the draw engine in approximate mode (the
+            setting that trades time for accuracy; see ``docs/gofish-belief.md``).
+        block: draws the draw engine redraws together per step (and sums over exactly).
+        exact_free: the draw engine's exact mode sums over this many last draws in the
+            block product and enumerates the others.
+        enum_nodes, enum_leaves: budgets of the draw engine's exact enumeration.
+        exchanges: rank exchange moves per Gibbs step of the draw engine.
+        draw_options: further attributes of the draw engine to set (``support_log10``,
+            ``enum_memo``, ``recent``, ...; see :class:`~.gofish_draws.DrawEngine`).
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -75,7 +88,10 @@ class GoFishBelief:
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str],
                  budget: int = DEFAULT_BUDGET, particles: int = DEFAULT_PARTICLES, seed: int = 0,
-                 exact_only: bool = False, engine: str = "fast"):
+                 exact_only: bool = False, engine: str = "fast", steps: int | None = None,
+                 enum_nodes: int | None = None, enum_leaves: int | None = None, block: int | None = None,
+                 exact_free: int | None = None, exchanges: int | None = None,
+                 draw_options: Mapping[str, Any] | None = None):
         from ..core import get_game  # noqa: PLC0415
 
         self.game = get_game("gofish")
@@ -99,10 +115,21 @@ class GoFishBelief:
         self.n_particles = particles
         self.seed = seed
         self.exact_only = exact_only
-        if engine not in ("fast", "reference"):
+        if engine not in ("fast", "reference", "draws"):
             raise ValueError(f"unknown engine {engine!r}")
         self.engine = engine
+        from . import gofish_draws  # noqa: PLC0415
+
+        self.steps = gofish_draws.DEFAULT_STEPS if steps is None else steps
+        self.enum_nodes = gofish_draws.DEFAULT_ENUM_NODES if enum_nodes is None else enum_nodes
+        self.enum_leaves = gofish_draws.DEFAULT_ENUM_LEAVES if enum_leaves is None else enum_leaves
+        self.block = gofish_draws.DEFAULT_BLOCK if block is None else block
+        self.exact_free = gofish_draws.DEFAULT_EXACT_FREE if exact_free is None else exact_free
+        self.exchanges = gofish_draws.DEFAULT_EXCHANGES if exchanges is None else exchanges
+        self._draw_opts = dict(draw_options or {})
         self._ff = None
+        self._draws = None
+        self._use_draws = engine == "draws"
         self._now: tuple[tuple, dict] | None = None
         #: answer as if the last move were over with no book laid after it (a player about
         #: to act knows this); by default a record's end is a legal prefix and a book may follow
@@ -142,7 +169,8 @@ class GoFishBelief:
 
     # ------------------------------------------------------------------ engines
     def _groups(self):
-        """The fast filter advanced to every event, and its groups as of now."""
+        """The fast filter advanced to every event, and its groups as of now (raises
+        ``MemoryError`` past the budget)."""
         if self._ff is None:
             from .gofish_filter import FastFilter  # noqa: PLC0415
 
@@ -152,6 +180,43 @@ class GoFishBelief:
             self._ff.advance(self.events)
             self._now = (key, self._ff.now(self.settled))
         return self._ff, self._now[1]
+
+    def _draw_engine(self):
+        if self._draws is None:
+            from .gofish_draws import DrawEngine  # noqa: PLC0415
+
+            self._draws = DrawEngine(self, steps=self.steps, enum_nodes=self.enum_nodes,
+                                     enum_leaves=self.enum_leaves, block=self.block,
+                                     exact_free=self.exact_free, exchanges=self.exchanges, seed=self.seed)
+            for k, v in self._draw_opts.items():
+                if not hasattr(self._draws, k):
+                    raise ValueError(f"the draw engine has no setting {k!r}")
+                setattr(self._draws, k, v)
+        return self._draws
+
+    def _answer(self) -> dict[str, Any]:
+        """The answer of the engine in use: ``exact``, ``den`` (what the weights are out of),
+        ``holdings`` ``{(seat or "stock", rank): {count: weight}}``, ``hidden`` (per face-down
+        book ``({rank: weight}, {owner: weight})``), ``book_log``, ``known_books``."""
+        if not self._use_draws:
+            try:
+                ff, groups = self._groups()
+            except MemoryError:
+                self._use_draws = True
+                self._ff = None
+                self._now = None
+            else:
+                acc, total = ff.holdings(groups)
+                if not total:
+                    raise Contradiction("no deal is consistent with the events")
+                return {"exact": True, "den": total, "total": total, "holdings": acc,
+                        "hidden": ff.book_ranks(groups), "book_log": ff.book_log, "known_books": ff.known_books}
+        eng = self._draw_engine()
+        ans = eng.answer(self.events, self.settled)
+        if self.exact_only and not ans.exact:
+            raise MemoryError("the Go Fish belief is not exact here (the draw engine had to sample)")
+        return {"exact": ans.exact, "den": ans.den, "total": ans.total, "holdings": ans.holdings,
+                "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books}
 
     def _run(self):
         """The reference filter over every event (cached per event count)."""
@@ -163,10 +228,10 @@ class GoFishBelief:
 
     @property
     def exact(self) -> bool:
-        """Whether the answers are exact (else the approximate engine produced them)."""
+        """Whether the answers are exact (else the draw engine sampled them)."""
         if self.engine == "reference":
             return self._run().exact
-        return self._groups()[0].exact
+        return self._answer()["exact"]
 
     @property
     def consistent_deals(self) -> int:
@@ -178,16 +243,17 @@ class GoFishBelief:
         """
         if self.engine == "reference":
             return self._run().total()
-        ff, groups = self._groups()
-        total = ff.total(groups)
-        if not total:
-            raise Contradiction("no deal is consistent with the events")
-        return int(total) if ff.exact else int(round(float(total) * ff.scale))
+        ans = self._answer()
+        if ans["exact"]:
+            return int(ans["total"])
+        if ans["total"] is not None:  # an enumeration in floating point
+            return int(round(float(ans["total"])))
+        return int(round(self._draw_engine().estimate_total(self.events, self.settled)))
 
     def _prob(self, num, den, exact: bool, is_exact: bool):
         if exact and is_exact:
             return Fraction(int(num), int(den))
-        return float(num / den)
+        return float(num / den) if is_exact else float(num) / float(den)
 
     def holdings(self, exact: bool = False) -> dict[Any, dict[str, dict[int, Any]]]:
         """``{seat or "stock": {rank: {count: probability}}}``: how many cards of each rank
@@ -196,18 +262,16 @@ class GoFishBelief:
         counts are left out)."""
         if self.engine == "reference":
             return self._run().holdings(exact)
-        ff, groups = self._groups()
-        acc, total = ff.holdings(groups)
-        if not total:
-            raise Contradiction("no deal is consistent with the events")
+        ans = self._answer()
+        acc, den, is_exact = ans["holdings"], ans["den"], ans["exact"]
         own = Counter(c[0] for c in (self.state.hands[self.observer] or ()))
         out: dict[Any, dict[str, dict[int, Any]]] = {}
-        live = [r for r in self.ranks if r not in ff.known_books]
-        one = Fraction(1) if exact and ff.exact else 1.0
+        live = [r for r in self.ranks if r not in ans["known_books"]]
+        one = Fraction(1) if exact and is_exact else 1.0
         for r in live:
             out.setdefault(self.observer, {})[r] = {own[r]: one}
         for (s, r), d in acc.items():
-            out.setdefault(s, {})[r] = {c: self._prob(v, total, exact, ff.exact) for c, v in sorted(d.items()) if v}
+            out.setdefault(s, {})[r] = {c: self._prob(v, den, exact, is_exact) for c, v in sorted(d.items()) if v}
         order = {s: i for i, s in enumerate(list(range(self.players)) + ["stock"])}
         return {s: {r: out[s][r] for r in self.ranks if r in out[s]} for s in sorted(out, key=order.__getitem__)}
 
@@ -217,21 +281,21 @@ class GoFishBelief:
         observer knows its rank) and ``ranks`` ``{rank: probability}``."""
         if self.engine == "reference":
             return self._run().books(exact)
-        ff, groups = self._groups()
-        total = ff.total(groups)
-        hidden = ff.book_ranks(groups)
-        one = Fraction(1) if exact and ff.exact else 1.0
+        ans = self._answer()
+        den, is_exact, hidden = ans["den"], ans["exact"], ans["hidden"]
+        one = Fraction(1) if exact and is_exact else 1.0
         out, hi = [], 0
-        for b in ff.book_log:
+        for b in ans["book_log"]:
             entry: dict[str, Any] = {"maker": b["maker"], "owner": b["owner"], "known": b["rank"] is not None}
             if b["rank"] is not None:
                 entry["ranks"] = {b["rank"]: one}
             else:
                 ranks, owners = hidden[hi] if hi < len(hidden) else ({}, {})
-                entry["ranks"] = {r: self._prob(v, total, exact, ff.exact)
-                                  for r, v in sorted(ranks.items(), key=lambda kv: self.ranks.index(kv[0]))}
+                entry["ranks"] = {r: self._prob(v, den, exact, is_exact)
+                                  for r, v in sorted(ranks.items(), key=lambda kv: self.ranks.index(kv[0])) if v}
+                owners = {o: v for o, v in owners.items() if v}
                 entry["owner"] = (next(iter(owners)) if len(owners) == 1 else
-                                  {o: self._prob(v, total, exact, ff.exact) for o, v in sorted(owners.items())})
+                                  {o: self._prob(v, den, exact, is_exact) for o, v in sorted(owners.items())})
                 hi += 1
             out.append(entry)
         return out

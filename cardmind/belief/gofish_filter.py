@@ -5,12 +5,12 @@ Same states, transitions and integer multiplicities as the reference filter in
 their public context (the cards each seat is known to hold, the ranks of face-down books,
 an unseen draw a book may follow) form a **group**, and a group's hidden counts are the rows
 of one ``int8`` matrix (one column per other seat and rank) with one weight per row:
-exact Python integers in an object array, or floats once the filter is approximate.
+exact Python integers in an object array.
 
-Approximate mode keeps the same groups but rows are particles (duplicates allowed): a
-branching event (an unseen draw) draws one successor per particle in proportion to its
-multiplicity and multiplies the particle's weight by their sum; particles are resampled
-(systematic resampling) when the effective sample size falls below half.
+Past the tracker's ``budget`` of states (three or more players, as a rule: the joint of every
+other seat's hidden counts is far too large) it raises ``MemoryError`` and the tracker
+switches to the draw engine (:mod:`cardmind.belief.gofish_draws`). (It used to switch to a
+particle filter, which died of particle depletion: particles cannot revise the dealt hands.)
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class FastFilter:
 
     Args:
         tracker: the :class:`~cardmind.belief.gofish.GoFishBelief` (options, observer,
-            hand, budget, particles, seed).
+            hand, budget).
     """
 
     def __init__(self, tracker: Any):
@@ -88,9 +88,7 @@ class FastFilter:
         self.opening = True
         self.opening_hidden: Counter = Counter()
         self.opening_known: list[tuple[int, str]] = []
-        self.exact = True
-        self.scale = 1.0
-        self.rng = np.random.default_rng(t.seed)
+        self.exact = True  # always: past the budget it raises MemoryError
         self.groups: dict = {}
         self.processed = 0
 
@@ -118,8 +116,7 @@ class FastFilter:
         out.setdefault(ctx, []).append((H, W))
 
     def _finish(self, out: dict) -> dict:
-        """Merge duplicate rows of groups built from several parts (exact mode); check the
-        budget; resample (approximate mode)."""
+        """Merge duplicate rows of groups built from several parts; check the budget."""
         res = {}
         for ctx, parts in out.items():
             merged = len(parts) > 1
@@ -128,7 +125,7 @@ class FastFilter:
                 W = np.concatenate([w for _, w in parts])
             else:
                 H, W = parts[0]
-            if merged and self.exact:
+            if merged:
                 H = np.ascontiguousarray(H)
                 if H.shape[1] <= 20:  # counts are below 8: pack a row into one int64 (3 bits each)
                     v = H.astype(np.int64) @ (np.int64(8) ** np.arange(H.shape[1], dtype=np.int64))
@@ -140,66 +137,16 @@ class FastFilter:
                     np.add.at(W2, inv.ravel(), W)
                     H, W = H[first], W2
             res[ctx] = (H, W)
-        if self.exact:
-            n = sum(len(H) for H, _ in res.values())
-            if n > self.t.budget:
-                if self.t.exact_only:
-                    raise MemoryError(f"the exact Go Fish filter exceeded {self.t.budget} states")
-                return self._to_particles(res)
-            return res
-        return self._resample(res)
-
-    def _to_particles(self, groups: dict) -> dict:
-        """Switch to the approximate engine: draw particles from the exact distribution."""
-        self.exact = False
-        ctxs = list(groups)
-        Ws = [groups[c][1] for c in ctxs]
-        total = sum(int(w.sum()) for w in Ws)
-        probs = np.concatenate([np.array([x / total for x in w], dtype=float) for w in Ws])
-        probs /= probs.sum()
-        n = self.t.n_particles
-        pick = self.rng.choice(len(probs), size=n, p=probs)
-        offsets = np.cumsum([0] + [len(w) for w in Ws])
-        self.scale = float(total) / n
-        out: dict = {}
-        for gi, ctx in enumerate(ctxs):
-            sel = pick[(pick >= offsets[gi]) & (pick < offsets[gi + 1])] - offsets[gi]
-            if len(sel):
-                out[ctx] = (groups[ctx][0][sel], np.ones(len(sel)))
-        return out
-
-    def _resample(self, groups: dict) -> dict:
-        if not groups:
-            return groups
-        ctxs = list(groups)
-        w = np.concatenate([groups[c][1] for c in ctxs]).astype(float)
-        tot = w.sum()
-        if tot <= 0:
-            return {}
-        n = self.t.n_particles
-        ess = tot * tot / float((w * w).sum())
-        if ess >= n / 2 and len(w) >= n / 2:
-            return groups
-        positions = (self.rng.random() + np.arange(n)) / n
-        idx = np.minimum(np.searchsorted(np.cumsum(w / tot), positions), len(w) - 1)
-        offsets = np.cumsum([0] + [len(groups[c][1]) for c in ctxs])
-        self.scale *= tot / n
-        out = {}
-        for gi, ctx in enumerate(ctxs):
-            sel = idx[(idx >= offsets[gi]) & (idx < offsets[gi + 1])] - offsets[gi]
-            if len(sel):
-                out[ctx] = (groups[ctx][0][sel], np.ones(len(sel)))
-        return out
+        n = sum(len(H) for H, _ in res.values())
+        if n > self.t.budget:
+            raise MemoryError(f"the exact Go Fish filter exceeded {self.t.budget} states")
+        return res
 
     def _mul(self, W: np.ndarray, factor: np.ndarray) -> np.ndarray:
-        if self.exact:
-            return W * factor.astype(object)
-        return W * factor
+        return W * factor.astype(object)
 
     def _div(self, W: np.ndarray, d: int) -> np.ndarray:
-        if self.exact:
-            return W // d
-        return W / d
+        return W // d
 
     # ------------------------------------------------------------------ the deal
     def deal(self) -> dict:
@@ -210,10 +157,7 @@ class FastFilter:
         empty_pub = tuple(frozenset() for _ in range(self.K))
         ctx = (empty_pub, (), None)
         if n1 ** self.K > t.budget:
-            if t.exact_only:
-                raise MemoryError(f"the exact Go Fish filter would need about {n1 ** self.K} "
-                                  f"states at the deal")
-            return self._sample_deals(u0, H, ctx)
+            raise MemoryError(f"the exact Go Fish filter would need about {n1 ** self.K} states at the deal")
         Hm = _joint_compositions(H, np.array(u0, dtype=np.int64), self.K)
         W = np.empty(len(Hm), dtype=object)
         W[:] = 1
@@ -225,20 +169,6 @@ class FastFilter:
                 w = w // _FACT[cols[:, k]]
             W = W * w
         return {ctx: (Hm, W)}
-
-    def _sample_deals(self, u0: tuple[int, ...], H: int, ctx) -> dict:
-        t = self.t
-        self.exact = False
-        pool = np.array([ri for ri in range(self.R) for _ in range(u0[ri])])
-        n = t.n_particles
-        total_deals = factorial(len(pool)) // factorial(len(pool) - self.K * H) // factorial(H) ** self.K
-        self.scale = float(total_deals) / n
-        Hm = np.zeros((n, self.K * self.R), dtype=np.int8)
-        for j in range(n):
-            perm = self.rng.permutation(pool)
-            for k in range(self.K):
-                np.add.at(Hm[j], k * self.R + perm[k * H:(k + 1) * H], 1)
-        return {ctx: (Hm, np.ones(n))}
 
     # ------------------------------------------------------------------ running
     def advance(self, events: list[dict]) -> None:
@@ -476,29 +406,13 @@ class FastFilter:
                 branches.append((r, np.maximum(stock_r, 0)))
             if not branches:
                 continue
-            if self.exact:
-                for r, sr in branches:
-                    m = sr > 0
-                    if not m.any():
-                        continue
-                    H2 = H[m].copy()
-                    H2[:, self.col(k, r)] += 1
-                    self._put(out, (pub, bk, (k, r)), H2, W[m] * sr[m].astype(object))
-            else:
-                mass = np.stack([sr for _, sr in branches], axis=1).astype(float)
-                tot = mass.sum(axis=1)
-                m = tot > 0
-                Hm, Wm, mass, tot = H[m], W[m], mass[m], tot[m]
-                u01 = self.rng.random(len(Hm)) * tot
-                choice = (np.cumsum(mass, axis=1) <= u01[:, None]).sum(axis=1)
-                choice = np.minimum(choice, mass.shape[1] - 1)
-                for bi, (r, _) in enumerate(branches):
-                    sel = choice == bi
-                    if not sel.any():
-                        continue
-                    H2 = Hm[sel].copy()
-                    H2[:, self.col(k, r)] += 1
-                    self._put(out, (pub, bk, (k, r)), H2, Wm[sel] * tot[sel])
+            for r, sr in branches:
+                m = sr > 0
+                if not m.any():
+                    continue
+                H2 = H[m].copy()
+                H2[:, self.col(k, r)] += 1
+                self._put(out, (pub, bk, (k, r)), H2, W[m] * sr[m].astype(object))
         self.window = (p, None)
         return self._finish(out)
 

@@ -1,0 +1,1423 @@
+"""The draw engine: Go Fish belief for any number of players (used for 3 or more).
+
+Semantics are those of :mod:`cardmind.belief.gofish` (``shared/spec/records.md``): a
+consistent deal assigns every card the observer cannot locate to a seat's dealt hand, to one
+of the draws the observer did not see, or to the (final) stock, so that the record is legal;
+all consistent deals are equally likely. The record's end is a legal prefix (a book may still
+follow the last event unless ``settled``; dealt books may still come during the opening).
+
+**Hidden variables** (from the observer's view): the dealt hands of the ``K`` other seats as
+per-rank counts ``x[s][r]``, and ``delta``, the rank of every draw the observer did not see
+(another seat's unshown draw), in the order drawn.
+
+**Given delta** every fact of the record is a fact about one rank's timeline. Replaying rank
+``r``'s events in order (vectorised over every candidate vector ``x[.][r]``) tracks each other
+seat's count of ``r`` (dealt, plus draws of ``r`` per delta and shown, plus cards received,
+minus cards given and books) and checks: an ask (count >= 1), a refusal (== 0), a hand-over
+(>= the cards given; under ``give: "all"`` nothing left), a book (== suits, then 0), no book
+after a gain (< suits), phase 2's book asks (who holds the book of ``r``: its maker per the
+timeline, moved by hits), dealt books (a seat dealt a complete rank lays it before play; seats
+with face-down dealt books get a **counter** usage: 1 when the rank was dealt complete), and
+the stock (its cards of ``r`` at the end are never negative). The **identity multiplicity**
+counts how the rank's unknown card identities fill the slots (each other seat's dealt hand,
+each unseen draw of ``r``, the final stock; the observer's own and shown draws are fixed
+identities) such that every card first handed over by seat ``t`` came from ``t``'s dealt hand
+or one of ``t``'s unseen draws of ``r`` before: a tiny enumeration (at most four cards).
+
+The number of consistent deals with draw ranks ``delta`` is then a product over ranks coupled
+only by the seats' hand sizes (and their numbers of face-down dealt books): a block product
+as in :mod:`cardmind.belief.blocks`, computed here by a dense dynamic programme over the
+capacity used (``_Space``: forward tables, backward tables, and context counts at any usage,
+also split by a counter's value before a block, which gives the rank of the ``i``-th
+face-down dealt book and, during the opening, which complete ranks a seat has laid).
+
+**Over delta**: when the consistent deltas are few they are **enumerated** (a depth-first
+search over the draws in order, pruned exactly: a partial delta must be consistent with the
+record cut before the next unseen draw); the answer is then exact (integers). Otherwise a
+**Gibbs sampler** moves one draw's rank at a time, drawing it from its exact conditional
+(the count for every candidate rank, all at once from one block product's contexts); the
+answers average the exact conditional marginals of the visited deltas (Rao-Blackwellised),
+and the number of consistent deals is estimated by sequential Monte Carlo over the draws.
+The chain is kept between queries and continued when events are added.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations, product as iproduct
+from math import factorial, prod
+from typing import Any
+
+import numpy as np
+
+from ..errors import Contradiction
+
+#: blocked Gibbs steps per query in approximate mode (each redraws ``DEFAULT_BLOCK`` draws)
+DEFAULT_STEPS = 300
+#: draws redrawn together per Gibbs step (and summed over exactly in the estimates)
+DEFAULT_BLOCK = 2
+#: rank exchanges per Gibbs step
+DEFAULT_EXCHANGES = 2
+#: the exact mode sums over the ranks of this many last draws inside the block product
+DEFAULT_EXACT_FREE = 3
+#: search nodes the exact enumeration of the other draws' ranks may visit before giving up
+DEFAULT_ENUM_NODES = 600
+#: most rank vectors of those draws the exact mode sums over
+DEFAULT_ENUM_LEAVES = 300
+#: importance samples of the estimate of the number of consistent deals
+DEFAULT_IS_SAMPLES = 200
+
+_FACT = np.array([factorial(i) for i in range(21)], dtype=np.int64)
+
+# op codes of a rank's timeline
+_HAS, _NONE, _GIVE, _KDRAW, _WIN, _UDRAW, _ASKBOOK = range(7)
+
+
+@dataclass
+class _Window:
+    """A gain of cards by ``seat``: the next event may be its book."""
+    seat: int
+    close: int | None = None  # index of the event after the gain (None: the record ends first)
+    book: bool = False        # that event is the gainer's book
+
+
+@dataclass
+class _Draw:
+    """A draw the observer did not see."""
+    time: int
+    seat: int
+    k: int
+    domain: tuple
+    win: _Window
+    hidden: int | None = None  # index among face-down books when one followed
+
+
+@dataclass
+class _Opening:
+    """The dealt books laid before the cut, as the blocks need them."""
+    final: bool
+    last: int
+    hb: dict                   # seat -> number of face-down dealt books (other seats)
+    known: dict                # seat -> ranks of its face-up dealt books (other seats)
+    hseats: tuple              # seats with face-down dealt books, in order (counter dims)
+    caps: tuple                # counter capacity per hseat
+    lows: tuple                # lowest allowed final counter value per hseat
+    pos: int | None            # the seat whose laid books are its lowest complete ranks (prefix)
+
+    @property
+    def key(self):
+        return (self.final, self.hseats, self.caps, self.lows)
+
+
+class _Timeline:
+    """One pass over the events: each rank's facts in order, the unseen draws, the books."""
+
+    def __init__(self, t: Any, events: list[dict], settled: bool):
+        self.t = t
+        self.n = len(events)
+        self.settled = settled
+        o = t.observer
+        ranks = t.ranks
+        own = Counter(c[0] for c in t.hand)
+        self.u0 = {r: t.S - own[r] for r in ranks}
+        holder: dict[str, int] = {c: o for c in t.hand}
+        known_books: dict[str, int] = {}
+        self.book_log: list[dict] = []
+        self.hidden: list[tuple] = []   # per face-down book: ("open", seat, i) or ("draw", j)
+        self.ops: dict[str, list] = {r: [] for r in ranks}
+        self.first: dict[str, list] = {r: [] for r in ranks}    # (k of the giver, time)
+        self.kdraws: dict[str, list] = {r: [] for r in ranks}   # times of draws of r the observer saw
+        self.draws: list[_Draw] = []
+        self.opening_books: list[tuple] = []                    # (time, seat, rank or None)
+        self.first_play: int | None = None
+        self.final_owner: dict[str, int] = {}
+        self.contradiction: str | None = None
+        window: _Window | None = None
+        wj: int | None = None
+        wrank: str | None = None
+        refused = None
+        opening = True
+        for i, ev in enumerate(events):
+            kind = ev["type"]
+            if kind == "book" and opening:
+                s, r = ev["player"], ev["rank"]
+                self.opening_books.append((i, s, r))
+                if r is not None:
+                    known_books[r] = s
+                else:
+                    nth = sum(1 for _, s2, r2 in self.opening_books[:-1] if s2 == s and r2 is None)
+                    self.hidden.append(("open", s, nth))
+                self.book_log.append({"maker": s, "rank": r, "owner": s})
+                continue
+            if opening:
+                opening = False
+                self.first_play = i
+            w, window = window, None
+            if w is not None:
+                w.close = i
+                if kind == "book" and ev["player"] == w.seat:
+                    w.book = True
+                    s, r = w.seat, ev["rank"]
+                    rank = r if r is not None else wrank
+                    if rank is not None:
+                        known_books[rank] = s
+                        if wj is not None:  # a face-up book after an unseen draw: the draw's rank
+                            d = self.draws[wj]
+                            d.domain = (rank,) if rank in d.domain else ()
+                    else:
+                        self.hidden.append(("draw", wj))
+                        self.draws[wj].hidden = len(self.hidden) - 1
+                    self.book_log.append({"maker": s, "rank": rank, "owner": s})
+                    continue
+            if kind == "ask":
+                a, tg, r, given = ev["asker"], ev["target"], ev["rank"], list(ev["given"])
+                if a != o:
+                    self.ops[r].append((i, _HAS, a))
+                if not given:
+                    if tg != o:
+                        self.ops[r].append((i, _NONE, tg))
+                    refused = (a, r)
+                    continue
+                refused = None
+                self.ops[r].append((i, _GIVE, tg, a, len(given)))
+                for c in given:
+                    h = holder.get(c)
+                    if h is None:
+                        self.first[r].append((t.kidx[tg], i))
+                    elif h != tg:
+                        self.contradiction = f"seat {tg} handed over {c}, which seat {h} received earlier"
+                    holder[c] = a
+                window, wj, wrank = _Window(a), None, r
+                if a != o:
+                    self.ops[r].append((i, _WIN, a, window))
+            elif kind == "draw":
+                p, card = ev["player"], ev["card"]
+                ref = refused[1] if refused is not None and refused[0] == p else None
+                refused = None
+                if card is not None:
+                    r = card[0]
+                    if card in holder:
+                        self.contradiction = f"seat {p} drew {card}, which was seen before"
+                    holder[card] = p
+                    self.kdraws[r].append(i)
+                    window, wj, wrank = _Window(p), None, r
+                    if p != o:
+                        self.ops[r].append((i, _KDRAW, p))
+                        self.ops[r].append((i, _WIN, p, window))
+                else:
+                    window, wj, wrank = _Window(p), len(self.draws), None
+                    dom = tuple(q for q in ranks if q != ref and q not in known_books)
+                    self.draws.append(_Draw(i, p, t.kidx[p], dom, window))
+            elif kind == "ask_book":
+                a, tg, r, success = ev["asker"], ev["target"], ev["rank"], ev["success"]
+                if r in known_books:
+                    if success:
+                        known_books[r] = a
+                        for b in self.book_log:
+                            if b["rank"] == r:
+                                b["owner"] = a
+                else:
+                    self.ops[r].append((i, _ASKBOOK, a, tg, success))
+                    if success:
+                        self.final_owner[r] = a
+        self.known_books = known_books
+        self._openings: dict = {}
+
+    # ------------------------------------------------------------------ per cut
+    def outcome(self, w: _Window, cut: int) -> str:
+        """``"book"``, ``"nobook"`` or ``"open"`` (a book may still follow) for the record cut
+        before event ``cut``."""
+        if w.close is not None and w.close < cut:
+            return "book" if w.book else "nobook"
+        if cut >= self.n and self.settled:
+            return "nobook"
+        return "open"
+
+    def opening(self, cut: int) -> _Opening:
+        got = self._openings.get(cut)
+        if got is None:
+            got = self._openings[cut] = self._opening(cut)
+        return got
+
+    def _opening(self, cut: int) -> _Opening:
+        t = self.t
+        final = self.first_play is not None and self.first_play < cut
+        books = [(s, r) for i, s, r in self.opening_books if i < cut]
+        last = max((s for s, _ in books), default=-1)
+        hb: Counter = Counter()
+        known: dict[int, list] = {}
+        for s, r in books:
+            if s == t.observer:
+                continue
+            if r is None:
+                hb[s] += 1
+            else:
+                known.setdefault(s, []).append(r)
+        hseats = tuple(s for s in t.others if hb[s])
+        pos = None
+        caps, lows = [], []
+        cmax = t.options["hand"] // t.S
+        for s in hseats:
+            if not final and s == last:
+                pos = s
+                caps.append(max(cmax, hb[s]))
+            else:
+                caps.append(hb[s])
+            lows.append(hb[s])
+        return _Opening(final, last, dict(hb), known, hseats, tuple(caps), tuple(lows), pos)
+
+    def cut_after(self, j: int) -> int:
+        """The cut for a partial delta of draws ``0..j``: before the next unseen draw."""
+        return self.draws[j + 1].time if j + 1 < len(self.draws) else self.n
+
+
+@dataclass
+class _Block:
+    """Rank ``r``'s polynomial: for every surviving candidate ``x`` (row), its weight, its
+    final counts per other seat and in the stock."""
+    ids: np.ndarray       # row index into the space's usage universe
+    w: np.ndarray         # int64 weights (> 0)
+    fc: np.ndarray        # final count per other seat (rows x K)
+    st: np.ndarray        # final stock count
+    X: np.ndarray         # dealt counts (rows x K)
+    cache: dict = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return len(self.w) == 0
+
+    def weights(self, dtype):
+        """The weights as ``dtype`` (cached)."""
+        if dtype is np.int64:
+            return self.w
+        got = self.cache.get(dtype)
+        if got is None:
+            got = self.cache[dtype] = self.w.astype(dtype)
+        return got
+
+    def table(self, sp: "_Space", sign: int) -> np.ndarray:
+        """The gather table of its usages in ``sp``."""
+        return (sp.tgt if sign > 0 else sp.src)[self.ids]
+
+
+class _Space:
+    """The dense state space of the block product: capacity used per other seat (0..hand)
+    and, per seat with face-down dealt books, complete ranks so far."""
+
+    def __init__(self, K: int, H: int, S: int, opening: _Opening, others: list[int]):
+        self.K, self.H, self.S = K, H, S
+        kidx = {s: k for k, s in enumerate(others)}
+        self.hk = [kidx[s] for s in opening.hseats]
+        self.dims = (H + 1,) * K + tuple(c + 1 for c in opening.caps)
+        self.nd = len(self.dims)
+        self.N = int(prod(self.dims))
+        self.strides = np.array([int(prod(self.dims[i + 1:])) for i in range(self.nd)], dtype=np.int64)
+        grids = np.indices(self.dims).reshape(self.nd, -1).T
+        self.U = grids.astype(np.int64)
+        # the usage universe: every x with at most S cards of one rank in all (entries <= H)
+        top = min(H, S)
+        xs = [x for x in iproduct(range(top + 1), repeat=K) if sum(x) <= S]
+        xs.sort(key=lambda x: (sum(x), x))
+        self.X = np.array(xs, dtype=np.int64).reshape(len(xs), K)
+        self.xsum = self.X.sum(axis=1)
+        cnt = (self.X[:, self.hk] == S).astype(np.int64) if self.hk else np.zeros((len(xs), 0), dtype=np.int64)
+        self.keys = np.hstack([self.X, cnt])
+        self.code = {x: i for i, x in enumerate(xs)}
+        self.tgt = self._table(1)
+        self.src = self._table(-1)
+        self.origin = 0
+        term = np.ones(self.N, dtype=bool)
+        for d in range(K):
+            term &= self.U[:, d] == H
+        for i, lo in enumerate(opening.lows):
+            term &= self.U[:, K + i] >= lo
+        self.terminal = term
+        self._masks: dict = {}
+
+    def rows_upto(self, lim: int) -> np.ndarray:
+        return np.flatnonzero(self.xsum <= lim)
+
+    def _table(self, sign: int) -> np.ndarray:
+        """For every usage of the universe and every state: the state after adding
+        (``sign`` 1) or before (``sign`` -1) that usage, or ``N`` (a zero) outside the box."""
+        V = self.U[None, :, :] + sign * self.keys[:, None, :]
+        ok = ((V >= 0) & (V < np.array(self.dims))).all(axis=2)
+        return np.where(ok, V @ self.strides, self.N).astype(np.intp)
+
+    def mask(self, dim: int, val: int) -> np.ndarray:
+        key = (dim, val)
+        m = self._masks.get(key)
+        if m is None:
+            m = self.U[:, dim] == val
+            self._masks[key] = m
+        return m
+
+
+_DISJOINT: dict = {}
+
+
+def _disjoint(m: int, t: int) -> np.ndarray:
+    """The subsets ``A`` of ``m`` bits with ``A & t == 0``."""
+    got = _DISJOINT.get((m, t))
+    if got is None:
+        got = _DISJOINT[(m, t)] = np.array([A for A in range(1 << m) if not A & t], dtype=np.intp)
+    return got
+
+
+class _DP:
+    """Forward and backward tables of a block product over a :class:`_Space`, summed over
+    the ranks of ``m`` *free* draws: the state also holds which free draws are used (a
+    subset; only subsets that can occur are stored, one row each), and each rank's block
+    comes in *variants*, one per set ``t`` (a bit mask) of free draws of that rank.
+    ``dtype``: ``float`` for sampling, ``np.int64`` or ``object`` for exact counts.
+
+    Args:
+        space: the capacity space.
+        vblocks: per rank, ``[(t, block)]``.
+        m: number of free draws.
+        order: the order of the blocks in the programme (ranks with free variants last
+            keeps few subsets alive); positions below are ranks' indices.
+    """
+
+    def __init__(self, space: _Space, vblocks: list, m: int, dtype, backward: bool | int = True,
+                 order: list | None = None):
+        self.sp = sp = space
+        self.dtype = dtype
+        self.m = m
+        N = sp.N
+        full = (1 << m) - 1
+        self.vb = vblocks
+        self.order = list(range(len(vblocks))) if order is None else list(order)
+        self.stage = {pos: i for i, pos in enumerate(self.order)}
+        # forward: F[i] = (row of each live subset, array live x (N+1))
+        F = np.zeros((1, N + 1), dtype=dtype)
+        F[0, sp.origin] = 1
+        rows = {0: 0}
+        self.F = [(rows, F)]
+        for pos in self.order:
+            nrows: dict = {}
+            plan = []
+            for t, b in vblocks[pos]:
+                src = [(A, r) for A, r in rows.items() if not A & t]
+                if not src:
+                    continue
+                for A, _ in src:
+                    nrows.setdefault(A | t, len(nrows))
+                plan.append((t, b, src))
+            nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
+            for t, b, src in plan:
+                ri = np.array([r for _, r in src], dtype=np.intp)
+                ro = np.array([nrows[A | t] for A, _ in src], dtype=np.intp)
+                w = b.weights(dtype)
+                if len(b.ids) == 1 and b.ids[0] == 0:
+                    nxt[ro, :N] += F[ri, :N] * w[0]
+                else:
+                    nxt[ro, :N] += self._mix(w, F[ri][:, b.table(sp, -1)])
+            rows, F = nrows, nxt
+            self.F.append((rows, F))
+        term = sp.terminal
+        self.total = (F[rows[full], :N][term]).sum() if full in rows else 0
+        R = len(self.order)
+        Tm = np.zeros((1, N + 1), dtype=dtype)
+        Tm[0, :N][term] = 1
+        trows = {full: 0}
+        self.T: list = [None] * R + [(trows, Tm)]
+        if backward is not False:
+            stop = 0 if backward is True else int(backward)
+            for i in range(R - 1, stop - 1, -1):
+                reach = self.F[i][0]
+                prows: dict = {}
+                plan = []
+                for t, b in vblocks[self.order[i]]:
+                    src = [(A ^ t, r) for A, r in trows.items() if A & t == t and (A ^ t) in reach]
+                    if not src:
+                        continue
+                    for A, _ in src:
+                        prows.setdefault(A, len(prows))
+                    plan.append((t, b, src))
+                prev = np.zeros((max(1, len(prows)), N + 1), dtype=dtype)
+                for t, b, src in plan:
+                    ri = np.array([r for _, r in src], dtype=np.intp)
+                    ro = np.array([prows[A] for A, _ in src], dtype=np.intp)
+                    w = b.weights(dtype)
+                    if len(b.ids) == 1 and b.ids[0] == 0:
+                        prev[ro, :N] += Tm[ri, :N] * w[0]
+                    else:
+                        prev[ro, :N] += self._mix(w, Tm[ri][:, b.table(sp, 1)])
+                trows, Tm = prows, prev
+                self.T[i] = (trows, Tm)
+
+    def _mix(self, w: np.ndarray, G: np.ndarray) -> np.ndarray:
+        """``sum_n w[n] * G[a, n, :]``."""
+        if self.dtype is object:
+            return (w[None, :, None] * G).sum(axis=1)
+        return np.einsum("n,anu->au", w, G)
+
+    def context(self, pos: int, vi: int, rows: np.ndarray | None = None,
+                mask: np.ndarray | None = None) -> np.ndarray:
+        """Context count of every usage (``rows`` only, when given) of variant ``vi`` of the
+        block of rank index ``pos`` (restricted to states before the block where ``mask``
+        holds)."""
+        sp = self.sp
+        i = self.stage[pos]
+        t, b = self.vb[pos][vi]
+        n = len(b.ids) if rows is None else len(rows)
+        frows, F = self.F[i]
+        trows, T = self.T[i + 1]
+        pairs = [(r, trows[A | t]) for A, r in frows.items() if not A & t and (A | t) in trows]
+        if not pairs:
+            return np.zeros(n, dtype=self.dtype)
+        Fa = F[[p for p, _ in pairs], :sp.N]
+        if mask is not None:
+            Fa = Fa * (mask if self.dtype is not object else mask.astype(object))
+        tgt = b.table(sp, 1)
+        if rows is not None:
+            tgt = tgt[rows]
+        Tn = T[[q for _, q in pairs]][:, tgt]
+        if self.dtype is object:
+            return (Fa[:, None, :] * Tn).sum(axis=(0, 2))
+        return np.einsum("au,anu->n", Fa, Tn)
+
+
+@dataclass
+class _Answer:
+    """What the tracker asks: exact integers (``exact``) or probabilities with an estimate."""
+    exact: bool
+    total: Any                      # int (exact) or float (estimate)
+    holdings: dict                  # {(seat or "stock", rank): {count: weight}}
+    books: list                     # per face-down book: ({rank: weight}, {owner: weight})
+    den: Any                        # what the weights are out of (total, or 1.0)
+    book_log: list = field(default_factory=list)
+    known_books: dict = field(default_factory=dict)
+    draws: int = 0
+    leaves: int | None = None
+    steps: int = 0
+
+
+class DrawEngine:
+    """Go Fish belief over the dealt hands and the ranks of the unseen draws (see the module
+    docstring).
+
+    Args:
+        tracker: the :class:`~cardmind.belief.gofish.GoFishBelief` (options, observer, hand).
+        steps: blocked Gibbs steps per query in approximate mode.
+        block: draws redrawn (and summed over in the estimates) per step.
+        exact_free: the exact mode sums over the ranks of this many last draws in the block
+            product and enumerates the others.
+        enum_nodes: search nodes the exact enumeration may visit.
+        enum_leaves: most rank vectors the exact mode sums over.
+        is_samples: importance samples of the estimate of the number of consistent deals.
+        exchanges: rank exchange moves per step.
+        seed: seed of the sampler (results are reproducible).
+    """
+
+    def __init__(self, tracker: Any, steps: int = DEFAULT_STEPS, enum_nodes: int = DEFAULT_ENUM_NODES,
+                 enum_leaves: int = DEFAULT_ENUM_LEAVES, block: int = DEFAULT_BLOCK,
+                 exact_free: int = DEFAULT_EXACT_FREE, is_samples: int = DEFAULT_IS_SAMPLES,
+                 exchanges: int = DEFAULT_EXCHANGES, seed: int = 0):
+        t = self.t = tracker
+        self.steps = steps
+        self.enum_nodes = enum_nodes
+        self.enum_leaves = enum_leaves
+        self.block_size = block
+        self.exact_free = exact_free
+        self.is_samples = is_samples
+        self.exchanges = exchanges
+        self.recent = 0
+        self.rb_exchange = True
+        #: try the CP-SAT supports when the enumerated draws have at most 10**this rank vectors
+        self.support_log10 = 6.0
+        #: exact Python-integer answers for small enumerations whose counts exceed 64 bits
+        self.exact_objects = True
+        #: do not try the exact enumeration again once it failed with as many draws to
+        #: enumerate (or fewer): a player's tracker, whose record only grows, saves the
+        #: failed attempts (the answer is then sampled where an enumeration might have
+        #: succeeded again after new facts pruned it)
+        self.enum_memo = False
+        self._enum_failed: int | None = None
+        self.rng = np.random.default_rng(seed)
+        self.H = t.options["hand"]
+        self.give_all = t.options["give"] == "all"
+        self._spaces: dict = {}
+        self._blocks: dict = {}
+        self._tl: _Timeline | None = None
+        self._answer: tuple | None = None
+        self.delta: list | None = None          # the chain's state (ranks of the unseen draws)
+        self._chain_key: tuple | None = None
+        self._total_est: tuple | None = None
+        self._cond: dict = {}
+        self.last_mode: str = ""
+
+    # ------------------------------------------------------------------ plumbing
+    def _timeline(self, events: list[dict], settled: bool) -> _Timeline:
+        key = (len(events), settled)
+        if self._tl is None or (self._tl.n, self._tl.settled) != key:
+            self._tl = _Timeline(self.t, events, settled)
+        return self._tl
+
+    def _space(self, op: _Opening) -> _Space:
+        sp = self._spaces.get(op.key)
+        if sp is None:
+            sp = _Space(self.t.K, self.H, self.t.S, op, self.t.others)
+            self._spaces[op.key] = sp
+        return sp
+
+    def block(self, tl: _Timeline, r: str, D: tuple, cut: int) -> _Block:
+        """Rank ``r``'s block with the unseen draws ``D`` (indices) of rank ``r``, for the
+        record cut before event ``cut`` (cached)."""
+        end = cut >= tl.n
+        key = (r, D, cut, end and tl.settled, end)
+        b = self._blocks.get(key)
+        if b is None:
+            if len(self._blocks) > 200_000:
+                self._blocks.clear()
+            b = self._build(tl, r, D, cut)
+            self._blocks[key] = b
+        return b
+
+    def _build(self, tl: _Timeline, r: str, D: tuple, cut: int) -> _Block:
+        """Replay rank ``r``'s timeline. Between books a seat's count is its dealt count plus
+        a known offset, so every fact bounds the dealt count (or, after a book, checks a known
+        count): one pass per *branch* (no seat dealt the rank complete, or one seat with
+        face-down dealt books dealt it complete), then the candidate rows are filtered."""
+        t = self.t
+        o, S, K = t.observer, t.S, t.K
+        op = tl.opening(cut)
+        sp = self._space(op)
+        k_r = sum(1 for x in tl.kdraws[r] if x < cut)
+        nf = tl.u0[r] - k_r
+        lim = nf - len(D)
+        if lim < 0:
+            return _empty_block(K)
+        evs = [x for x in tl.ops[r] if x[0] < cut]
+        if D:
+            evs += [(tl.draws[j].time, _UDRAW, j) for j in D]
+            evs.sort(key=lambda e: e[0])
+        ri = t.rank_index[r]
+        kidx = t.kidx
+        top = min(self.H, S, lim)
+        branches: list = [None] + [k for k, s in enumerate(t.others) if op.hb.get(s) and s != op.pos]
+        parts = []
+        for br in branches:
+            lo, hi = [0] * K, [top] * K
+            off, reset = [0] * K, [False] * K
+            booked = -1
+            for k, s in enumerate(t.others):
+                kn = op.known.get(s, ())
+                if r in kn or br == k:
+                    lo[k] = max(lo[k], S)
+                    reset[k], booked = True, s
+                elif op.hb.get(s):
+                    if s != op.pos:
+                        hi[k] = min(hi[k], S - 1)
+                elif op.final or s < op.last or (s == op.last and kn and ri < max(t.rank_index[q] for q in kn)):
+                    hi[k] = min(hi[k], S - 1)
+            ok = True
+
+            def need(k, a, b):  # the count of seat k is in [a, b] now
+                nonlocal ok
+                if reset[k]:
+                    if not a <= off[k] <= b:
+                        ok = False
+                else:
+                    lo[k] = max(lo[k], a - off[k])
+                    hi[k] = min(hi[k], b - off[k])
+                    if lo[k] > hi[k]:
+                        ok = False
+
+            def window(k, seat, outcome):
+                nonlocal booked
+                if outcome == "book":
+                    need(k, S, S)
+                    reset[k], off[k], booked = True, 0, seat
+                elif outcome == "nobook":
+                    need(k, -99, S - 1)
+
+            for e in evs:
+                code = e[1]
+                if code == _HAS:
+                    need(kidx[e[2]], 1, 99)
+                elif code == _NONE:
+                    need(kidx[e[2]], 0, 0)
+                elif code == _GIVE:
+                    tg, a, n = e[2], e[3], e[4]
+                    if tg != o:
+                        k = kidx[tg]
+                        need(k, n, 99)
+                        off[k] -= n
+                        if self.give_all:
+                            need(k, 0, 0)
+                    if a != o:
+                        off[kidx[a]] += n
+                elif code == _KDRAW:
+                    off[kidx[e[2]]] += 1
+                elif code == _WIN:
+                    window(kidx[e[2]], e[2], tl.outcome(e[3], cut))
+                elif code == _UDRAW:
+                    d = tl.draws[e[2]]
+                    off[d.k] += 1
+                    window(d.k, d.seat, tl.outcome(d.win, cut))
+                else:  # _ASKBOOK
+                    a, tg, success = e[2], e[3], e[4]
+                    if booked == a or success != (booked == tg):
+                        ok = False
+                    if success:
+                        booked = a
+                if not ok:
+                    break
+            if ok:
+                parts.append((lo, hi, off, reset))
+        if not parts:
+            return _empty_block(K)
+        ids_all = sp.rows_upto(lim)
+        Xall = sp.X[ids_all]
+        sel_ids, sel_fc = [], []
+        for lo, hi, off, reset in parts:
+            m = ((Xall >= np.array(lo)) & (Xall <= np.array(hi))).all(axis=1)
+            if not m.any():
+                continue
+            X = Xall[m]
+            fc = np.where(np.array(reset), 0, X) + np.array(off)
+            sel_ids.append(ids_all[m])
+            sel_fc.append(fc)
+        if not sel_ids:
+            return _empty_block(K)
+        ids = np.concatenate(sel_ids) if len(sel_ids) > 1 else sel_ids[0]
+        cnt = np.concatenate(sel_fc) if len(sel_fc) > 1 else sel_fc[0]
+        X = sp.X[ids]
+        st = lim - sp.xsum[ids]
+        # identity multiplicity: cards first handed over came from the giver's dealt hand or
+        # one of its unseen draws of r before
+        fa = [(k, tm) for k, tm in tl.first[r] if tm < cut]
+        if not fa:
+            den = np.prod(_FACT[X], axis=1) * _FACT[st]
+            w = _FACT[nf] // den
+            return _Block(ids, w, cnt, st, X)
+        pats: Counter = Counter()
+        opts = []
+        for k, tm in fa:
+            opts.append([("deal", k)] + [("draw", j) for j in D if tl.draws[j].k == k and tl.draws[j].time < tm])
+        for choice in iproduct(*opts):
+            slots = [c[1] for c in choice if c[0] == "draw"]
+            if len(set(slots)) != len(slots):
+                continue
+            kv = [0] * K
+            for c in choice:
+                if c[0] == "deal":
+                    kv[c[1]] += 1
+            pats[tuple(kv)] += 1
+        w = np.zeros(len(ids), dtype=np.int64)
+        free = _FACT[nf - len(fa)] if nf >= len(fa) else 0
+        for kv, npat in pats.items():
+            rest = X - np.array(kv, dtype=np.int64)
+            okr = (rest >= 0).all(axis=1)
+            den = np.prod(_FACT[np.maximum(rest, 0)], axis=1) * _FACT[st]
+            w += np.where(okr, npat * free // den, 0)
+        keep = np.flatnonzero(w > 0)
+        return _Block(ids[keep], w[keep], cnt[keep], st[keep], X[keep])
+
+    def variants(self, tl: _Timeline, fixed: dict, free: list, cut: int, allowed: set | None = None) -> list:
+        """Per rank ``[(t, block)]``: the block of the rank with its fixed draws (``fixed``:
+        {draw: rank}) and the free draws of bit mask ``t`` (every set of free draws that may
+        all be of that rank; ``allowed``: the only ranks free draws may take)."""
+        by: dict[str, list] = {r: [] for r in self.t.ranks}
+        for j, q in fixed.items():
+            by[q].append(j)
+        out = []
+        for r in self.t.ranks:
+            ok = allowed is None or r in allowed
+            bits = [i for i, j in enumerate(free) if ok and r in tl.draws[j].domain]
+            vs = []
+            for n in range(min(len(bits), self.t.S) + 1):
+                for T in combinations(bits, n):
+                    D = tuple(sorted(by[r] + [free[i] for i in T]))
+                    b = self.block(tl, r, D, cut)
+                    if not b.empty:
+                        vs.append((sum(1 << i for i in T), b))
+            out.append(vs)
+        return out
+
+    def product(self, tl: _Timeline, fixed: dict, free: list, cut: int, dtype=float,
+                backward: bool = True, allowed: set | None = None) -> "_Product":
+        """The block product with draws ``fixed`` and ``free`` summed over (their ranks
+        restricted to ``allowed`` when given)."""
+        return _Product(self, tl, fixed, list(free), cut, dtype, backward, allowed=allowed)
+
+    def candidates(self, tl: _Timeline, assign: dict, j: int, cut: int) -> dict:
+        """``{rank: count}`` for every rank draw ``j`` may have, the other draws as in
+        ``assign`` (draws at or after the cut left out)."""
+        fixed = {i: q for i, q in assign.items() if i != j and tl.draws[i].time < cut}
+        pr = self.product(tl, fixed, [j], cut)
+        if not pr.total > 0:
+            return {}
+        return {q: v for q, v in pr.draw_weights()[0].items() if v > 0}
+
+    def _exact_dtype(self, vb: list):
+        bound = 1
+        for vs in vb:
+            bound *= sum(int(b.w.sum()) for _, b in vs) or 1
+        return np.int64 if bound < (1 << 62) else object
+
+    # ------------------------------------------------------------------ main entry
+    def answer(self, events: list[dict], settled: bool) -> _Answer:
+        """The belief after ``events`` (cached per event count and ``settled``).
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        key = (len(events), settled)
+        if self._answer is not None and self._answer[0] == key:
+            return self._answer[1]
+        tl = self._timeline(events, settled)
+        if tl.contradiction:
+            raise Contradiction(f"no deal is consistent with the events: {tl.contradiction}")
+        D = len(tl.draws)
+        E = max(0, D - self.exact_free)
+        skip = self.enum_memo and self._enum_failed is not None and E >= self._enum_failed
+        if not skip and 0 < E and self.enum_nodes > 0 and \
+                sum(np.log10(len(d.domain) or 1) for d in tl.draws[:E]) <= self.support_log10:
+            sup = self.supports(tl)
+            if sup is None:
+                raise Contradiction("no deal is consistent with the events")
+            for d, dom in zip(tl.draws, sup):
+                d.domain = dom
+        leaves = None if skip else self._enumerate(tl)
+        if leaves is None and (self._enum_failed is None or E < self._enum_failed):
+            self._enum_failed = E
+        if leaves is not None:
+            ans = self._exact(tl, leaves)
+            self.last_mode = "exact" if ans.exact else "enumerated"
+        else:
+            ans = self._mcmc(tl)
+            self.last_mode = "mcmc"
+        ans.book_log = tl.book_log
+        ans.known_books = tl.known_books
+        ans.draws = len(tl.draws)
+        self._answer = (key, ans)
+        return ans
+
+    def _enumerate(self, tl: _Timeline):
+        """Every consistent rank vector of the draws but the last ``exact_free`` ones (which
+        the exact answer sums over in the block product), or ``None`` past the budgets."""
+        D = len(tl.draws)
+        E = max(0, D - self.exact_free)
+        if E == 0:
+            return [()]
+        if self.enum_nodes <= 0:
+            return None
+        leaves: list = []
+        nodes = 0
+        stack: list = [()]
+        while stack:
+            part = stack.pop()
+            j = len(part)
+            nodes += 1
+            if nodes > self.enum_nodes or len(stack) + len(leaves) > 4 * self.enum_leaves:
+                return None
+            cands = self.candidates(tl, dict(enumerate(part)), j, tl.cut_after(j))
+            for q in cands:
+                if j + 1 == E:
+                    leaves.append(part + (q,))
+                    if len(leaves) > self.enum_leaves:
+                        return None
+                else:
+                    stack.append(part + (q,))
+        if not leaves:
+            raise Contradiction("no deal is consistent with the events")
+        return leaves
+
+    def _exact(self, tl: _Timeline, leaves: list) -> _Answer:
+        """Sum over the enumerated rank vectors (the last draws summed in the product):
+        exact integers when every count fits in 64 bits (else Python integers, when
+        ``exact_objects`` allows, or floats: then the answer is the enumeration's up to
+        rounding and says ``exact: false``)."""
+        acc_h: dict = {}
+        acc_b: list = []
+        total = 0
+        D = len(tl.draws)
+        exact = True
+        prods = []
+        for part in leaves:
+            free = list(range(len(part), D))
+            vb = self.variants(tl, dict(enumerate(part)), free, tl.n)
+            dt = self._exact_dtype(vb)
+            if dt is object and not (self.exact_objects and len(leaves) * (1 << len(free)) <= 64):
+                exact = False
+            prods.append((part, free, vb, dt))
+        for part, free, vb, dt in prods:
+            pr = _Product(self, tl, dict(enumerate(part)), free, tl.n, dt if exact else float, vb=vb)
+            W = int(pr.total) if exact else float(pr.total)
+            if not W:
+                continue
+            total += W
+            pr.marginals(acc_h, acc_b, 1)
+        if not total:
+            raise Contradiction("no deal is consistent with the events")
+        cast = int if exact else float
+        if not exact:
+            acc_h = {k: dict(enumerate(arr.tolist())) for k, arr in acc_h.items()}
+        acc_h = {k: {c: cast(v) for c, v in d.items() if v} for k, d in acc_h.items()}
+        acc_b = [({r: cast(v) for r, v in rk.items() if v}, {o: cast(v) for o, v in ow.items() if v})
+                 for rk, ow in acc_b]
+        for _ in range(len(acc_b), len(tl.hidden)):
+            acc_b.append(({}, {}))
+        return _Answer(exact, total, acc_h, acc_b, total, leaves=len(leaves))
+
+    # ------------------------------------------------------------------ sampling
+    def _full_weight(self, tl: _Timeline, delta: list) -> float:
+        return float(self.product(tl, dict(enumerate(delta)), [], tl.n, backward=False).total)
+
+    def _extend(self, tl: _Timeline, start: list, tries: int = 200) -> list | None:
+        """Complete ``start`` (ranks of the first draws) to a consistent delta: draw by draw,
+        each rank drawn in proportion to the count of the record cut before the next draw,
+        backtracking from dead ends (randomised depth-first search)."""
+        D = len(tl.draws)
+        j0 = len(start)
+        if j0 == D:
+            return list(start) if self._full_weight(tl, start) > 0 else None
+        stack = [(list(start), None)]
+        nodes = 0
+        while stack:
+            part, order = stack.pop()
+            j = len(part)
+            if order is None:
+                nodes += 1
+                if nodes > tries * max(1, D - j0):
+                    return None
+                cands = self.candidates(tl, dict(enumerate(part)), j, tl.cut_after(j))
+                if not cands:
+                    continue
+                qs = list(cands)
+                ws = np.array([float(cands[q]) for q in qs])
+                # an order of the children: sampled without replacement in proportion to counts
+                keys = self.rng.random(len(qs)) ** (1.0 / (ws / ws.max()))
+                order = [qs[i] for i in np.argsort(-keys)]
+            if not order:
+                continue
+            q = order.pop(0)
+            stack.append((part, order))
+            child = part + [q]
+            if j + 1 == D:
+                return child
+            stack.append((child, None))
+        return None
+
+    def _cpsat_start(self, tl: _Timeline, tries: int = 12, time_limit: float = 20.0) -> list | None:
+        """A consistent delta from an OR-Tools CP-SAT model of the same count constraints
+        (see :meth:`_cpsat_model`), checked with the exact count (a wrong one is excluded
+        and the model solved again). ``None`` when the model finds nothing."""
+        from ortools.sat.python import cp_model  # noqa: PLC0415
+
+        got = self._cpsat_model(tl)
+        if got is None:
+            return None
+        m, d = got
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = time_limit
+        solver.parameters.random_seed = int(self.rng.integers(1 << 30))
+        for _ in range(tries):
+            status = solver.solve(m)
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return None
+            delta = [next(q for q in dr.domain if solver.value(d[j, q])) for j, dr in enumerate(tl.draws)]
+            if self._full_weight(tl, delta) > 0:
+                return delta
+            m.add(sum(d[j, q] for j, q in enumerate(delta)) <= len(delta) - 1)
+        return None
+
+    def supports(self, tl: _Timeline, time_limit: float = 2.0) -> list | None:
+        """Per unseen draw, the ranks it has in some consistent deal (by the CP-SAT model:
+        one solve per rank not yet seen in a solution; a solve that times out keeps the
+        rank). ``None`` when the model has no solution."""
+        from ortools.sat.python import cp_model  # noqa: PLC0415
+
+        got = self._cpsat_model(tl)
+        if got is None:
+            return None
+        m, d = got
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = time_limit
+        sup: list[set] = [set() for _ in tl.draws]
+
+        def mark() -> None:
+            for j, dr in enumerate(tl.draws):
+                for q in dr.domain:
+                    if solver.value(d[j, q]):
+                        sup[j].add(q)
+
+        if solver.solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        mark()
+        for j, dr in enumerate(tl.draws):
+            for q in dr.domain:
+                if q in sup[j]:
+                    continue
+                m.clear_assumptions()
+                m.add_assumptions([d[j, q]])
+                status = solver.solve(m)
+                if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    mark()
+                elif status == cp_model.UNKNOWN:
+                    sup[j].add(q)
+        m.clear_assumptions()
+        return [tuple(q for q in dr.domain if q in sup[j]) for j, dr in enumerate(tl.draws)]
+
+    def _cpsat_model(self, tl: _Timeline):
+        """The CP-SAT model ``(model, d)`` of the record (``d[j, rank]``: draw ``j`` has that
+        rank): dealt counts ``x`` and one-hot draw ranks; every fact of a rank's timeline as
+        a linear constraint, facts that hold only while the rank is not yet booked with
+        enforcement literals; phase 2's book asks through who made each book. ``None`` when
+        a draw has no possible rank."""
+        from ortools.sat.python import cp_model  # noqa: PLC0415
+
+        t = self.t
+        o, S, H = t.observer, t.S, self.H
+        op = tl.opening(tl.n)
+        m = cp_model.CpModel()
+        x = {(k, r): m.new_int_var(0, min(H, S, tl.u0[r]), f"x{k}{r}") for k in range(t.K) for r in t.ranks}
+        for k in range(t.K):
+            m.add(sum(x[k, r] for r in t.ranks) == H)
+        d = {}
+        for j, dr in enumerate(tl.draws):
+            if not dr.domain:
+                return None
+            for q in dr.domain:
+                d[j, q] = m.new_bool_var(f"d{j}{q}")
+            m.add_exactly_one(d[j, q] for q in dr.domain)
+        c = {}
+        for k, s in enumerate(t.others):
+            kn = op.known.get(s, ())
+            for r in t.ranks:
+                if op.hb.get(s):
+                    c[k, r] = b = m.new_bool_var(f"c{k}{r}")
+                    m.add(x[k, r] == S).only_enforce_if(b)
+                    m.add(x[k, r] <= S - 1).only_enforce_if(b.Not())
+                elif r in kn:
+                    m.add(x[k, r] == S)
+                else:
+                    m.add(x[k, r] <= S - 1)
+            if op.hb.get(s):
+                m.add(sum(c[k, r] for r in t.ranks) == op.hb[s])
+        false = m.new_constant(0)
+        book_draws = [j for j, dr in enumerate(tl.draws) if tl.outcome(dr.win, tl.n) == "book"]
+        for r in t.ranks:
+            const = [0] * t.K
+            terms: list[list] = [[] for _ in range(t.K)]
+            booked = [c[k, r] for k in range(t.K) if (k, r) in c]
+            fa_done = Counter()
+            fa = Counter()
+            for k, tm in tl.first[r]:
+                fa[(k, tm)] += 1
+            evs = list(tl.ops[r]) + [(dr.time, _UDRAW, j) for j, dr in enumerate(tl.draws) if r in dr.domain]
+            evs.sort(key=lambda e: e[0])
+
+            def cnt(k):
+                return x[k, r] + sum(terms[k]) + const[k]
+
+            def bsum():
+                return sum(booked) if booked else 0
+
+            dead = False
+            for e in evs:
+                code = e[1]
+                if dead and code in (_HAS, _GIVE, _KDRAW):
+                    m.add_bool_or([false])
+                    continue
+                if code == _HAS:
+                    m.add(bsum() == 0)
+                    m.add(cnt(t.kidx[e[2]]) >= 1)
+                elif code == _NONE:
+                    if booked:
+                        nb = m.new_bool_var("")
+                        m.add(sum(booked) == 0).only_enforce_if(nb)
+                        m.add(sum(booked) >= 1).only_enforce_if(nb.Not())
+                        m.add(cnt(t.kidx[e[2]]) == 0).only_enforce_if(nb)
+                    elif not dead:
+                        m.add(cnt(t.kidx[e[2]]) == 0)
+                elif code == _GIVE:
+                    tg, a, n = e[2], e[3], e[4]
+                    m.add(bsum() == 0)
+                    if tg != o:
+                        k = t.kidx[tg]
+                        m.add(cnt(k) >= n)
+                        const[k] -= n
+                        if self.give_all:
+                            m.add(cnt(k) == 0)
+                        got = fa.get((k, e[0]), 0)
+                        if got:
+                            fa_done[k] += got
+                            mine = [d[j, r] for j, dr in enumerate(tl.draws)
+                                    if dr.k == k and dr.time < e[0] and (j, r) in d]
+                            m.add(x[k, r] + sum(mine) >= fa_done[k])
+                    if a != o:
+                        const[t.kidx[a]] += n
+                elif code == _KDRAW:
+                    m.add(bsum() == 0)
+                    const[t.kidx[e[2]]] += 1
+                elif code == _WIN:
+                    k = t.kidx[e[2]]
+                    out = tl.outcome(e[3], tl.n)
+                    if out == "book":
+                        m.add(cnt(k) == S)
+                        dead = True
+                    elif out == "nobook":
+                        m.add(cnt(k) <= S - 1)
+                elif code == _UDRAW:
+                    j = e[2]
+                    lit = d[j, r]
+                    if dead:
+                        m.add(lit == 0)
+                        continue
+                    dr = tl.draws[j]
+                    if booked:
+                        m.add(lit + sum(booked) <= 1)
+                    terms[dr.k].append(lit)
+                    out = tl.outcome(dr.win, tl.n)
+                    if out == "book":
+                        m.add(cnt(dr.k) == S).only_enforce_if(lit)
+                        booked.append(lit)
+                    elif out == "nobook":
+                        m.add(cnt(dr.k) <= S - 1).only_enforce_if(lit)
+            if booked:
+                m.add(sum(booked) <= 1)
+            drawn = [d[j, r] for j, dr in enumerate(tl.draws) if (j, r) in d]
+            k_r = len(tl.kdraws[r])
+            m.add(sum(x[k, r] for k in range(t.K)) + sum(drawn) <= tl.u0[r] - k_r)
+            # phase 2: who made the book of r, moved by hits
+            made = {k: [d[j, r] for j in book_draws if tl.draws[j].k == k and (j, r) in d]
+                    + ([c[k, r]] if (k, r) in c else []) for k in range(t.K)}
+            owner = None
+            for e in tl.ops[r]:
+                if e[1] != _ASKBOOK:
+                    continue
+                a, tg, success = e[2], e[3], e[4]
+                if owner is None:
+                    if a != o:
+                        m.add(sum(made[t.kidx[a]]) == 0)
+                    if tg == o:
+                        if success:
+                            m.add_bool_or([false])
+                    elif success:
+                        m.add(sum(made[t.kidx[tg]]) == 1)
+                    else:
+                        m.add(sum(made[t.kidx[tg]]) == 0)
+                    if success:
+                        owner = a
+                else:
+                    if owner == a or success != (owner == tg):
+                        m.add_bool_or([false])
+                    if success:
+                        owner = a
+        return m, d
+        return None
+
+    def _init_chain(self, tl: _Timeline) -> list:
+        D = len(tl.draws)
+        old = self.delta
+        if old is not None and self._chain_key is not None:
+            n_old, d_old = self._chain_key
+            if d_old <= D and n_old <= tl.n:
+                got = self._extend(tl, old[:d_old], tries=20)
+                if got is not None:
+                    return got
+        # a start drawn draw by draw in proportion to the counts of the record cut before the
+        # next draw (near the posterior: a short chain needs that) before CP-SAT's (any
+        # solution, far from typical)
+        got = self._extend(tl, [], tries=20)
+        if got is None:
+            got = self._cpsat_start(tl)
+        if got is None:
+            got = self._extend(tl, [])
+        if got is None:
+            raise Contradiction("no deal is consistent with the events (no draw ranks found)")
+        return got
+
+    def _mcmc(self, tl: _Timeline) -> _Answer:
+        """Markov chain over the draw ranks, two kinds of exact (Gibbs) moves per step:
+
+        * **redraw**: ``block`` random draws get new ranks from their exact joint conditional
+          (one after the other, each from the block product summed over the ones not yet
+          drawn); this changes which ranks were drawn;
+        * **exchange** (``exchanges`` per step): two ranks ``a`` and ``b``; the draws now of
+          rank ``a`` or ``b`` (at most six, chosen at random) are split between ``a`` and ``b``
+          anew from their exact joint conditional (the block product with those draws free
+          but restricted to ``a`` and ``b``; a variant of rank ``a``'s block per split). This
+          moves between states that differ in which seat's draws were which, and that no
+          single redraw connects.
+
+        Every move's block product gives the exact marginals given what the move keeps fixed;
+        the answers average those (Rao-Blackwellised)."""
+        D = len(tl.draws)
+        delta = self._init_chain(tl)
+        self.delta = delta
+        self._chain_key = (tl.n, D)
+        steps = self.steps
+        burn = min(steps // 5, 2 * D)
+        bsize = max(1, min(self.block_size, D))
+        acc_h: dict = {}
+        acc_b: list = []
+        nsamp = 0
+        self._cond = {}
+        for step in range(steps + burn):
+            record = step >= burn
+            # redraw (the most recent draws, whose cards are the likeliest still held, are
+            # summed over in every estimate when ``recent`` is set)
+            pick = list(range(max(0, D - self.recent), D))
+            pool = [j for j in range(D) if j not in pick]
+            k = min(bsize, len(pool))
+            free = pick + ([int(j) for j in self.rng.choice(pool, size=k, replace=False)] if k else [])
+            free.sort(key=lambda j: -tl.draws[j].time)
+            for i in range(len(free)):
+                rest = free[i:]
+                fixed = {k: q for k, q in enumerate(delta) if k not in rest}
+                pr = self.product(tl, fixed, rest, tl.n)
+                if not pr.total > 0:  # cannot happen from a consistent state; stay
+                    break
+                dw = pr.draw_weights()
+                if i == 0 and record:
+                    pr.marginals(acc_h, acc_b, 1.0 / pr.total)
+                    nsamp += 1
+                    for k, j in enumerate(rest):
+                        c = self._cond.setdefault(j, {})
+                        for q, v in dw[k].items():
+                            c[q] = c.get(q, 0.0) + v / pr.total
+                qs = list(dw[0])
+                ws = np.array([float(dw[0][q]) for q in qs])
+                delta[rest[0]] = qs[int(self.rng.choice(len(qs), p=ws / ws.sum()))]
+            # exchanges
+            for _ in range(self.exchanges):
+                j = int(self.rng.integers(D))
+                a = delta[j]
+                others = [q for q in tl.draws[j].domain if q != a]
+                if not others:
+                    continue
+                b = others[int(self.rng.integers(len(others)))]
+                pair = {a, b}
+                cand = [i for i, q in enumerate(delta) if q in pair and pair <= set(tl.draws[i].domain)]
+                if len(cand) > 6:
+                    cand = [int(i) for i in self.rng.choice(cand, size=6, replace=False)]
+                fixed = {k: q for k, q in enumerate(delta) if k not in cand}
+                pr = self.product(tl, fixed, cand, tl.n, allowed=pair,
+                                  backward=True if record and self.rb_exchange else "free")
+                if not pr.total > 0:
+                    continue
+                if record and self.rb_exchange:
+                    pr.marginals(acc_h, acc_b, 1.0 / pr.total)
+                    nsamp += 1
+                ia = self.t.rank_index[a]
+                vs = pr.vb[ia]
+                if len(vs) == 1:  # one split only (its block may hold no free draw at all)
+                    for k, i in enumerate(cand):
+                        delta[i] = a if vs[0][0] >> k & 1 else b
+                    continue
+                ws = np.array([float(_sum(bk.weights(float) * pr.ctx(ia, vi))) for vi, (_, bk) in enumerate(vs)])
+                if not ws.sum() > 0:
+                    continue
+                tmask = vs[int(self.rng.choice(len(vs), p=ws / ws.sum()))][0]
+                for k, i in enumerate(cand):
+                    delta[i] = a if tmask >> k & 1 else b
+        hold = {k: {c: float(x) / nsamp for c, x in enumerate(arr) if x / nsamp > 1e-15}
+                for k, arr in acc_h.items()}
+        books = []
+        for i in range(len(tl.hidden)):
+            rk, ow = acc_b[i] if i < len(acc_b) else ({}, {})
+            books.append(({q: v / nsamp for q, v in rk.items() if v / nsamp > 1e-15},
+                          {o: v / nsamp for o, v in ow.items() if v / nsamp > 1e-15}))
+        self.delta = delta
+        return _Answer(False, None, hold, books, 1.0, steps=steps)
+
+    def estimate_total(self, events: list[dict], settled: bool) -> float:
+        """An estimate of the number of consistent deals: importance sampling of the draw
+        ranks from the product of their estimated marginals (mixed with a uniform choice),
+        each sample weighted by its exact count over its probability."""
+        key = (len(events), settled)
+        if self._total_est is not None and self._total_est[0] == key:
+            return self._total_est[1]
+        ans = self.answer(events, settled)
+        if ans.total is not None:
+            return float(ans.total)
+        tl = self._timeline(events, settled)
+        D = len(tl.draws)
+        props = []
+        for j in range(D):
+            dom = tl.draws[j].domain
+            c = self._cond.get(j, {})
+            tot = sum(c.values())
+            p = np.array([0.1 / len(dom) + (0.9 * c.get(q, 0.0) / tot if tot else 0.9 / len(dom)) for q in dom])
+            props.append((dom, p / p.sum()))
+        vals = []
+        for _ in range(max(1, self.is_samples)):
+            delta, logq = [], 0.0
+            for dom, p in props:
+                k = int(self.rng.choice(len(dom), p=p))
+                delta.append(dom[k])
+                logq += float(np.log(p[k]))
+            W = self._full_weight(tl, delta)
+            vals.append(W * float(np.exp(-logq)) if W > 0 else 0.0)
+        est = float(np.mean(vals))
+        self._total_est = (key, est)
+        return est
+
+
+class _Product:
+    """One block product: the draws of ``fixed`` at their ranks, the ``free`` ones summed
+    over (see :class:`_DP`); its total and exact marginals."""
+
+    def __init__(self, eng: DrawEngine, tl: _Timeline, fixed: dict, free: list, cut: int, dtype,
+                 backward: bool = True, vb: list | None = None, allowed: set | None = None):
+        self.eng, self.tl, self.fixed, self.free, self.cut = eng, tl, fixed, free, cut
+        self.vb = eng.variants(tl, fixed, free, cut, allowed) if vb is None else vb
+        self.sp = eng._space(tl.opening(cut))
+        self.dtype = dtype
+        if any(not vs for vs in self.vb):
+            self.dp = None
+            self.total = 0
+            return
+        # ranks whose blocks have free variants go last (fewer subsets alive)
+        # (a rank whose only variant holds free draws counts as one with free variants: the
+        # "free" backward pass below must reach every block that holds a free draw)
+        freeish = [any(t for t, _ in vs) for vs in self.vb]
+        order = sorted(range(len(self.vb)), key=lambda i: (freeish[i], len(self.vb[i]) > 1, i))
+        if backward == "free":  # contexts are needed for the blocks with free draws only
+            backward = sum(1 for f in freeish if not f)
+        self.dp = _DP(self.sp, self.vb, len(free), dtype, backward, order)
+        self.total = self.dp.total
+        self._ctx: dict = {}
+
+    def ctx(self, pos: int, vi: int):
+        got = self._ctx.get((pos, vi))
+        if got is None:
+            got = self._ctx[(pos, vi)] = self.dp.context(pos, vi)
+        return got
+
+    def _dense(self, acc_h: dict, pos: int, r: str, vi: int, b: _Block, v: np.ndarray, scale) -> None:
+        """The float path of :meth:`marginals`: counts accumulated in arrays."""
+        t = self.eng.t
+        S = t.S
+        op = self.tl.opening(self.cut)
+        v = v * scale
+        for k, s in enumerate(t.others):
+            arr = acc_h.get((s, r))
+            if arr is None:
+                arr = acc_h[(s, r)] = np.zeros(S + 1)
+            arr += np.bincount(b.fc[:, k], weights=v, minlength=S + 1)[:S + 1]
+        arr = acc_h.get(("stock", r))
+        if arr is None:
+            arr = acc_h[("stock", r)] = np.zeros(S + 1)
+        arr += np.bincount(b.st, weights=v, minlength=S + 1)[:S + 1]
+        if op.pos is not None:
+            kp = t.kidx[op.pos]
+            comp = np.flatnonzero(b.X[:, kp] == S)
+            if len(comp):
+                hk = t.K + op.hseats.index(op.pos)
+                mask = np.zeros(self.sp.N, dtype=bool)
+                for i in range(op.hb[op.pos]):
+                    mask |= self.sp.mask(hk, i)
+                laid = float(self.dp.context(pos, vi, comp, mask) @ b.weights(float)[comp]) * scale
+                acc_h[(op.pos, r)][S] -= laid
+                acc_h[(op.pos, r)][0] += laid
+
+    def draw_weights(self) -> list[dict]:
+        """Per free draw ``{rank: count}`` (the counts summed over the other free draws)."""
+        out: list[dict] = [{} for _ in self.free]
+        for pos, r in enumerate(self.eng.t.ranks):
+            for vi, (t, b) in enumerate(self.vb[pos]):
+                if not t:
+                    continue
+                v = _sum(b.weights(self.dtype) * self.ctx(pos, vi))
+                if not v:
+                    continue
+                for i in range(len(self.free)):
+                    if t >> i & 1:
+                        out[i][r] = out[i].get(r, 0) + v
+        return out
+
+    def marginals(self, acc_h: dict, acc_b: list, scale) -> None:
+        """Add the exact marginals (times ``scale``: 1 for counts, 1/total for
+        probabilities) to the accumulators."""
+        eng, tl, dp = self.eng, self.tl, self.dp
+        t = eng.t
+        op = tl.opening(self.cut)
+        sp = self.sp
+        S = t.S
+        W = self.total
+        dt = self.dtype
+        hk = {s: t.K + i for i, s in enumerate(op.hseats)}
+        fast = dt is float
+        for pos, r in enumerate(t.ranks):
+            if r in tl.known_books:
+                continue
+            for vi, (tm, b) in enumerate(self.vb[pos]):
+                w = b.weights(dt)
+                v = w * self.ctx(pos, vi)
+                if fast:
+                    self._dense(acc_h, pos, r, vi, b, v, scale)
+                    continue
+                laid = None
+                if op.pos is not None:
+                    kp = t.kidx[op.pos]
+                    comp = np.flatnonzero(b.X[:, kp] == S)
+                    if len(comp):
+                        mask = np.zeros(sp.N, dtype=bool)
+                        for i in range(op.hb[op.pos]):
+                            mask |= sp.mask(hk[op.pos], i)
+                        laid = _sum(dp.context(pos, vi, comp, mask) * w[comp]) * scale
+                for k, s in enumerate(t.others):
+                    d = acc_h.setdefault((s, r), {})
+                    fck = b.fc[:, k]
+                    for c in np.unique(fck).tolist():
+                        d[c] = d.get(c, 0) + _sum(v[fck == c]) * scale
+                    if laid and s == op.pos:
+                        d[S] = d.get(S, 0) - laid
+                        d[0] = d.get(0, 0) + laid
+                d = acc_h.setdefault(("stock", r), {})
+                for c in np.unique(b.st).tolist():
+                    d[c] = d.get(c, 0) + _sum(v[b.st == c]) * scale
+        dws = None
+        for i, h in enumerate(tl.hidden):
+            while len(acc_b) <= i:
+                acc_b.append(({}, {}))
+            ranks, owners = acc_b[i]
+            if h[0] == "draw":
+                j = h[1]
+                maker = tl.draws[j].seat
+                if j in self.free:
+                    if dws is None:
+                        dws = self.draw_weights()
+                    dist = dws[self.free.index(j)]
+                else:
+                    dist = {self.fixed[j]: W}
+                for q, wq in dist.items():
+                    ranks[q] = ranks.get(q, 0) + wq * scale
+                    ow = tl.final_owner.get(q, maker)
+                    owners[ow] = owners.get(ow, 0) + wq * scale
+            else:
+                _, s, nth = h
+                mask = sp.mask(hk[s], nth)
+                kp = t.kidx[s]
+                for pos, r in enumerate(t.ranks):
+                    for vi, (tm, b) in enumerate(self.vb[pos]):
+                        comp = np.flatnonzero(b.X[:, kp] == S)
+                        if not len(comp):
+                            continue
+                        x = _sum(b.weights(dt)[comp] * dp.context(pos, vi, comp, mask)) * scale
+                        if x:
+                            ranks[r] = ranks.get(r, 0) + x
+                            ow = tl.final_owner.get(r, s)
+                            owners[ow] = owners.get(ow, 0) + x
+
+
+def _sum(a):
+    s = a.sum()
+    return int(s) if isinstance(s, (np.integer, int)) else (s if not isinstance(s, np.floating) else float(s))
+
+
+def _empty_block(K: int) -> _Block:
+    z = np.zeros(0, dtype=np.int64)
+    return _Block(z, z, np.zeros((0, K), dtype=np.int64), z, np.zeros((0, K), dtype=np.int64))
+
+
+__all__ = ["DrawEngine", "DEFAULT_STEPS"]

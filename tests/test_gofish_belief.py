@@ -1,0 +1,214 @@
+"""Go Fish belief (cardmind.belief.gofish) against the brute-force reference on reduced decks.
+
+Every engine -- the joint filter (``fast``), the plain reference filter (``reference``), the draw
+engine (``draws``, exact mode; also with its enumeration forced on, and the ``fast`` tracker
+switching to it mid-game past a tiny budget) -- must give exactly the brute force's number of
+consistent deals, holdings marginals and face-down book rank distributions (Fractions), at
+every prefix of simulated games, from several seats, for 2, 3 and 4 players and every option.
+The draw engine's sampler must stay within a stated tolerance of the exact answer, and a
+contradictory record must raise ``Contradiction``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gofish_bruteforce as bf  # noqa: E402
+
+from cardmind.agents import resolve_agent  # noqa: E402
+from cardmind.agents.match import play_game  # noqa: E402
+from cardmind.belief.gofish import GoFishBelief  # noqa: E402
+from cardmind.core import get_game  # noqa: E402
+from cardmind.errors import Contradiction  # noqa: E402
+
+GAME = get_game("gofish")
+
+#: engine name -> tracker keyword arguments
+ENGINES = {
+    "fast": {"engine": "fast"},
+    "reference": {"engine": "reference"},
+    "draws": {"engine": "draws"},
+    # the draw engine enumerating every unseen draw but the last one (search + CP-SAT supports)
+    "draws-enum": {"engine": "draws", "exact_free": 1, "enum_nodes": 100_000, "enum_leaves": 100_000},
+    # the joint filter giving up after a few states: the draw engine takes over mid-game
+    "fast-switch": {"engine": "fast", "budget": 12},
+}
+
+#: (players, deck options); each case plays seeded games with seeded random option flags
+CASES = [
+    (2, {"ranks": 4, "suits": 3, "hand": 3}),
+    (2, {"ranks": 3, "suits": 4, "hand": 3}),
+    (3, {"ranks": 4, "suits": 2, "hand": 2}),
+    (3, {"ranks": 4, "suits": 3, "hand": 2}),
+    (3, {"ranks": 3, "suits": 4, "hand": 2}),
+    (4, {"ranks": 4, "suits": 2, "hand": 1}),
+    (4, {"ranks": 5, "suits": 2, "hand": 1}),
+    (4, {"ranks": 4, "suits": 3, "hand": 1}),
+]
+
+
+def play(options: dict, agents: list[str], seed: int):
+    res = play_game(GAME, options, [resolve_agent(a, GAME) for a in agents], np.random.default_rng(seed),
+                    [np.random.default_rng([seed, s]) for s in range(len(agents))], max_actions=3000)
+    return res.record
+
+
+def tracker(view, seat: int, **kwargs) -> GoFishBelief:
+    return GoFishBelief(view.options, seat, view.header["hand"], **kwargs)
+
+
+def check_exact(view, seat: int, engines=ENGINES) -> int:
+    """Every prefix of the seat's record, every engine, against the brute force; the number of
+    positions checked."""
+    evs = view.events
+    ref = bf.prefixes(view.options, seat, view.header["hand"], evs)
+    for name in engines:
+        t = tracker(view, seat, **ENGINES[name])
+        for L in range(len(evs) + 1):
+            if L:
+                t.observe(evs[L - 1])
+            r = ref[L]
+            assert t.exact, (name, L)
+            assert t.consistent_deals == r.n, (name, L)
+            hold, want = t.holdings(exact=True), r.holdings()
+            for s, rd in want.items():
+                for rank, dist in rd.items():
+                    got = hold.get(s, {}).get(rank)
+                    if got is None:  # a rank whose book is known: nobody holds it
+                        assert dist == {0: 1}, (name, L, s, rank, dist)
+                    else:
+                        assert got == dist, (name, L, s, rank, got, dist)
+            assert all(rank in want[s] for s, rd in hold.items() for rank in rd)
+            books, wantb = t.books(exact=True), r.book_ranks()
+            assert len(books) == len(wantb), (name, L)
+            for b, w in zip(books, wantb):
+                assert b["ranks"] == w, (name, L, b, w)
+    return len(evs) + 1
+
+
+@pytest.mark.parametrize("players,deck", CASES, ids=[f"{p}p-{d['ranks']}x{d['suits']}-h{d['hand']}" for p, d in CASES])
+def test_exact_against_bruteforce(players, deck):
+    rnd = random.Random(players * 1000 + deck["ranks"] * 100 + deck["suits"] * 10 + deck["hand"])
+    positions = 0
+    for _ in range(3):
+        opts = dict(deck, players=players, give=rnd.choice(["one", "all"]),
+                    books_face_up=rnd.random() < 0.3, phase2=rnd.random() < 0.5)
+        agents = [rnd.choice(["random", "peer", "belief"]) for _ in range(players)]
+        rec = play(opts, agents, rnd.randrange(10 ** 6))
+        seats = rnd.sample(range(players), min(players, 2))
+        for seat in seats:
+            positions += check_exact(rec.for_seat(seat), seat)
+    assert positions >= 10
+
+
+def test_exact_every_option():
+    """Each option value at least once on a 3-player deck (all engines, every seat)."""
+    for i, extra in enumerate([{"give": "all"}, {"books_face_up": True}, {"phase2": True, "give": "all"}]):
+        opts = dict({"players": 3, "ranks": 4, "suits": 2, "hand": 2}, **extra)
+        rec = play(opts, ["peer", "random", "peer"], 77 + i)
+        for seat in range(3):
+            check_exact(rec.for_seat(seat), seat)
+
+
+def test_bruteforce_counts_the_deal():
+    """The reference itself: before any event every split of the unseen cards is consistent,
+    unless a seat would be dealt a complete rank it did not lay."""
+    opts = {"players": 3, "ranks": 4, "suits": 2, "hand": 1}
+    hand = ["2C"]
+    ref = bf.prefixes(opts, 0, hand, [])[0]
+    # 7 unknown cards: 7 * 6 choices of the other two seats' single cards, the rest is the stock
+    assert ref.n == 42
+    # the other 2 is in the stock unless seat 1 or 2 was dealt it: 5/7
+    assert ref.holdings()["stock"]["2"] == {0: bf.Fraction(2, 7), 1: bf.Fraction(5, 7)}
+    assert ref.holdings()[1]["3"] == {0: bf.Fraction(5, 7), 1: bf.Fraction(2, 7)}
+
+
+def test_sampler_within_tolerance():
+    """The draw engine's Gibbs sampler (enumeration off) on small 3- and 4-player decks with
+    several unseen draws: every holdings marginal and book rank within 0.06 of the exact
+    answer (default steps)."""
+    TOL = 0.06
+    checked = 0
+    worst = 0.0
+    cases = [({"players": 3, "ranks": 4, "suits": 3, "hand": 2}, 5),
+             ({"players": 4, "ranks": 5, "suits": 2, "hand": 1}, 11)]
+    for opts, seed in cases:
+        rec = play(opts, ["random"] * opts["players"], seed)
+        seat = 0
+        view = rec.for_seat(seat)
+        evs = view.events
+        ref = bf.prefixes(view.options, seat, view.header["hand"], evs)
+        for L in range(len(evs) // 3, len(evs) + 1, max(1, len(evs) // 4)):
+            t = tracker(view, seat, engine="draws", enum_nodes=0, exact_free=0)
+            for ev in evs[:L]:
+                t.observe(ev)
+            hold = t.holdings()
+            if t.exact:  # no unseen draw yet: nothing sampled
+                continue
+            assert t._draws.last_mode == "mcmc"
+            want = ref[L].holdings()
+            for s, rd in want.items():
+                if s == seat:
+                    continue
+                for rank, dist in rd.items():
+                    got = hold.get(s, {}).get(rank)
+                    if got is None:  # a rank whose book is known
+                        assert dist == {0: 1}
+                        continue
+                    for c in set(dist) | set(got):
+                        err = abs(float(dist.get(c, 0)) - got.get(c, 0.0))
+                        worst = max(worst, err)
+                        assert err <= TOL, (opts, L, s, rank, dist, got)
+            for b, w in zip(t.books(), ref[L].book_ranks()):
+                for rank in set(b["ranks"]) | set(w):
+                    assert abs(b["ranks"].get(rank, 0.0) - float(w.get(rank, 0))) <= TOL
+            # the estimate of the number of consistent deals is of the right size
+            assert 0.5 * ref[L].n <= t.consistent_deals <= 2 * ref[L].n, (t.consistent_deals, ref[L].n)
+            checked += 1
+    assert checked >= 3
+    print(f"sampler: {checked} positions, largest error {worst:.4f}")
+    assert worst > 0  # it did sample (an exact answer would have error 0 everywhere)
+
+
+def _contradictory_events():
+    """Seat 1 refuses rank 2, then (never having drawn) asks for rank 2: legal in seat 0's
+    view, which does not know seat 1's hand, but no deal is consistent with it."""
+    return [
+        {"type": "ask", "asker": 0, "target": 1, "rank": "2", "given": []},
+        {"type": "draw", "player": 0, "card": "4C", "shown": False},
+        {"type": "ask", "asker": 1, "target": 2, "rank": "2", "given": []},
+    ]
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_contradiction(engine):
+    opts = {"players": 3, "ranks": 4, "suits": 2, "hand": 2}
+    t = GoFishBelief(opts, 0, ["2C", "3C"], **ENGINES[engine])
+    evs = _contradictory_events()
+    for ev in evs[:2]:
+        t.observe(ev)
+    assert t.consistent_deals > 0  # the prefix is fine
+    t.observe(evs[2])
+    with pytest.raises(Contradiction):
+        t.consistent_deals  # noqa: B018
+    with pytest.raises(Contradiction):
+        t.holdings()
+    # the brute force agrees: no consistent deal
+    assert bf.prefixes(opts, 0, ["2C", "3C"], evs)[-1].n == 0
+
+
+def test_four_player_full_deck_agent_game_finishes():
+    """The regression of the crash in the draw engine's exchange move (a rank with a single
+    split): a full-deck 4-player game with the belief player ends without a forfeit, and its
+    answers are distributions."""
+    res = play_game(GAME, {"players": 4}, [resolve_agent(a, GAME) for a in ["belief", "peer", "peer", "peer"]],
+                    np.random.default_rng(1), [np.random.default_rng([1, s]) for s in range(4)], max_actions=3000)
+    assert res.forfeit is None, res.forfeit_reason
+    assert res.result is not None
