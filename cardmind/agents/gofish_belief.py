@@ -27,11 +27,13 @@ from .base import Agent, register_agent
 
 
 #: the player's draw-engine settings (see ``docs/gofish-belief.md``)
-AGENT_STEPS = 12
+AGENT_STEPS = 8
 AGENT_BLOCK = 1
 AGENT_EXCHANGES = 1
-AGENT_ENUM_NODES = 60
-AGENT_ENUM_LEAVES = 40
+AGENT_RECORD_BLOCK = 3
+AGENT_EXACT_FREE = 5
+AGENT_ENUM_NODES = 30
+AGENT_ENUM_LEAVES = 2
 AGENT_SUPPORT_LOG10 = -1.0  # never narrow the draws' ranks with CP-SAT (about 1 s a time)
 
 
@@ -43,7 +45,8 @@ class GoFishBeliefAgent(Agent):
         w_turn: value of keeping the turn (in cards).
         w_book: value of completing a book (in cards).
         w_reveal: cost of telling the others it holds a rank it has not asked for before.
-        steps, block, exchanges, enum_nodes, enum_leaves, support_log10: the settings of the tracker's draw
+        steps, block, exchanges, record_block, exact_free, enum_nodes, enum_leaves, support_log10:
+            the settings of the tracker's draw
             engine (3+ players, see :mod:`cardmind.belief.gofish_draws`). The player's
             defaults are cheaper than the tracker's (few Gibbs steps per move; the chain is
             continued from move to move): ``docs/gofish-belief.md`` measures what that costs
@@ -54,6 +57,7 @@ class GoFishBeliefAgent(Agent):
     games = ("gofish",)
     default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1,
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
+                        "record_block": AGENT_RECORD_BLOCK, "exact_free": AGENT_EXACT_FREE,
                         "enum_nodes": AGENT_ENUM_NODES, "enum_leaves": AGENT_ENUM_LEAVES,
                         "support_log10": AGENT_SUPPORT_LOG10}
     state: GoFishState
@@ -63,9 +67,11 @@ class GoFishBeliefAgent(Agent):
         st = self.settings
         self.tracker = GoFishBelief(self.options, self.seat, self.header["hand"], seed=self.seat,
                                     steps=int(st["steps"]), block=int(st["block"]),
-                                    exchanges=int(st["exchanges"]), enum_nodes=int(st["enum_nodes"]),
+                                    exchanges=int(st["exchanges"]), record_block=int(st["record_block"]),
+                                    exact_free=int(st["exact_free"]), enum_nodes=int(st["enum_nodes"]),
                                     enum_leaves=int(st["enum_leaves"]),
-                                    draw_options={"enum_memo": True, "support_log10": float(st["support_log10"])})
+                                    draw_options={"enum_memo": True, "support_log10": float(st["support_log10"]),
+                                                  "object_limit": 0})
         self.tracker.settled = True
         self.state = self.tracker.state
         self.asked: set[str] = set()

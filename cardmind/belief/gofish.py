@@ -78,6 +78,7 @@ class GoFishBelief:
             block product and enumerates the others.
         enum_nodes, enum_leaves: budgets of the draw engine's exact enumeration.
         exchanges: rank exchange moves per Gibbs step of the draw engine.
+        record_block: draws the draw engine sums over exactly in each step's estimate.
         draw_options: further attributes of the draw engine to set (``support_log10``,
             ``enum_memo``, ``recent``, ...; see :class:`~.gofish_draws.DrawEngine`).
 
@@ -91,7 +92,7 @@ class GoFishBelief:
                  exact_only: bool = False, engine: str = "fast", steps: int | None = None,
                  enum_nodes: int | None = None, enum_leaves: int | None = None, block: int | None = None,
                  exact_free: int | None = None, exchanges: int | None = None,
-                 draw_options: Mapping[str, Any] | None = None):
+                 record_block: int | None = None, draw_options: Mapping[str, Any] | None = None):
         from ..core import get_game  # noqa: PLC0415
 
         self.game = get_game("gofish")
@@ -126,6 +127,7 @@ class GoFishBelief:
         self.block = gofish_draws.DEFAULT_BLOCK if block is None else block
         self.exact_free = gofish_draws.DEFAULT_EXACT_FREE if exact_free is None else exact_free
         self.exchanges = gofish_draws.DEFAULT_EXCHANGES if exchanges is None else exchanges
+        self.record_block = gofish_draws.DEFAULT_RECORD_BLOCK if record_block is None else record_block
         self._draw_opts = dict(draw_options or {})
         self._ff = None
         self._draws = None
@@ -187,7 +189,8 @@ class GoFishBelief:
 
             self._draws = DrawEngine(self, steps=self.steps, enum_nodes=self.enum_nodes,
                                      enum_leaves=self.enum_leaves, block=self.block,
-                                     exact_free=self.exact_free, exchanges=self.exchanges, seed=self.seed)
+                                     exact_free=self.exact_free, exchanges=self.exchanges,
+                                     record_block=self.record_block, seed=self.seed)
             for k, v in self._draw_opts.items():
                 if not hasattr(self._draws, k):
                     raise ValueError(f"the draw engine has no setting {k!r}")

@@ -54,17 +54,19 @@ import numpy as np
 from ..errors import Contradiction
 
 #: blocked Gibbs steps per query in approximate mode (each redraws ``DEFAULT_BLOCK`` draws)
-DEFAULT_STEPS = 300
+DEFAULT_STEPS = 100
 #: draws redrawn together per Gibbs step (and summed over exactly in the estimates)
 DEFAULT_BLOCK = 2
+#: draws summed over in every step's estimate (Rao-Blackwellisation)
+DEFAULT_RECORD_BLOCK = 4
 #: rank exchanges per Gibbs step
 DEFAULT_EXCHANGES = 2
 #: the exact mode sums over the ranks of this many last draws inside the block product
-DEFAULT_EXACT_FREE = 3
+DEFAULT_EXACT_FREE = 10
 #: search nodes the exact enumeration of the other draws' ranks may visit before giving up
-DEFAULT_ENUM_NODES = 600
+DEFAULT_ENUM_NODES = 40
 #: most rank vectors of those draws the exact mode sums over
-DEFAULT_ENUM_LEAVES = 300
+DEFAULT_ENUM_LEAVES = 2
 #: importance samples of the estimate of the number of consistent deals
 DEFAULT_IS_SAMPLES = 200
 
@@ -515,7 +517,8 @@ class DrawEngine:
     def __init__(self, tracker: Any, steps: int = DEFAULT_STEPS, enum_nodes: int = DEFAULT_ENUM_NODES,
                  enum_leaves: int = DEFAULT_ENUM_LEAVES, block: int = DEFAULT_BLOCK,
                  exact_free: int = DEFAULT_EXACT_FREE, is_samples: int = DEFAULT_IS_SAMPLES,
-                 exchanges: int = DEFAULT_EXCHANGES, seed: int = 0):
+                 exchanges: int = DEFAULT_EXCHANGES, record_block: int = DEFAULT_RECORD_BLOCK,
+                 seed: int = 0):
         t = self.t = tracker
         self.steps = steps
         self.enum_nodes = enum_nodes
@@ -525,11 +528,20 @@ class DrawEngine:
         self.is_samples = is_samples
         self.exchanges = exchanges
         self.recent = 0
-        self.rb_exchange = True
+        #: draws summed over in each step's estimate (when more than the move's ``block``:
+        #: a separate block product per step)
+        self.record_block = record_block
+        #: exchange moves add their conditional marginals to the estimate (noisier than the
+        #: redraws'; off by default)
+        self.rb_exchange = False
         #: try the CP-SAT supports when the enumerated draws have at most 10**this rank vectors
         self.support_log10 = 6.0
         #: exact Python-integer answers for small enumerations whose counts exceed 64 bits
         self.exact_objects = True
+        #: ... when the enumerated rank vectors times the subsets of the summed draws are at
+        #: most this many (Python integers are slow; past it the sum is in floating point,
+        #: exact up to rounding: ``"exact": false`` but mode ``"enumerated"``)
+        self.object_limit = 8
         #: do not try the exact enumeration again once it failed with as many draws to
         #: enumerate (or fewer): a player's tracker, whose record only grows, saves the
         #: failed attempts (the answer is then sampled where an enumeration might have
@@ -842,7 +854,7 @@ class DrawEngine:
             free = list(range(len(part), D))
             vb = self.variants(tl, dict(enumerate(part)), free, tl.n)
             dt = self._exact_dtype(vb)
-            if dt is object and not (self.exact_objects and len(leaves) * (1 << len(free)) <= 64):
+            if dt is object and not (self.exact_objects and len(leaves) * (1 << len(free)) <= self.object_limit):
                 exact = False
             prods.append((part, free, vb, dt))
         for part, free, vb, dt in prods:
@@ -1120,17 +1132,23 @@ class DrawEngine:
         if old is not None and self._chain_key is not None:
             n_old, d_old = self._chain_key
             if d_old <= D and n_old <= tl.n:
-                got = self._extend(tl, old[:d_old], tries=20)
-                if got is not None:
-                    return got
+                # keep the old ranks, re-drawing more and more of the last ones when the new
+                # events rule the old ones out
+                for back in (0, 1, 2, 4, 8, 16):
+                    if back > d_old:
+                        break
+                    got = self._extend(tl, old[:d_old - back], tries=20)
+                    if got is not None:
+                        return got
         # a start drawn draw by draw in proportion to the counts of the record cut before the
         # next draw (near the posterior: a short chain needs that) before CP-SAT's (any
         # solution, far from typical)
         got = self._extend(tl, [], tries=20)
         if got is None:
             got = self._cpsat_start(tl)
-        if got is None:
-            got = self._extend(tl, [])
+        for tries in (200, 2000):
+            if got is None:
+                got = self._extend(tl, [], tries=tries)
         if got is None:
             raise Contradiction("no deal is consistent with the events (no draw ranks found)")
         return got
@@ -1170,6 +1188,23 @@ class DrawEngine:
             k = min(bsize, len(pool))
             free = pick + ([int(j) for j in self.rng.choice(pool, size=k, replace=False)] if k else [])
             free.sort(key=lambda j: -tl.draws[j].time)
+            rbig = min(self.record_block, D)
+            if record and rbig > len(free):
+                # the estimate sums over a larger random set of draws than the move redraws
+                # (chosen independently of the state: every such average is unbiased)
+                rfree = pick + [int(j) for j in self.rng.choice(pool, size=min(len(pool), rbig - len(pick)),
+                                                                  replace=False)]
+                rfree.sort(key=lambda j: -tl.draws[j].time)
+                fixed = {k: q for k, q in enumerate(delta) if k not in rfree}
+                pr = self.product(tl, fixed, rfree, tl.n)
+                if pr.total > 0:
+                    dw = pr.draw_weights()
+                    pr.marginals(acc_h, acc_b, 1.0 / pr.total)
+                    nsamp += 1
+                    for k, j in enumerate(rfree):
+                        c = self._cond.setdefault(j, {})
+                        for q, v in dw[k].items():
+                            c[q] = c.get(q, 0.0) + v / pr.total
             for i in range(len(free)):
                 rest = free[i:]
                 fixed = {k: q for k, q in enumerate(delta) if k not in rest}
@@ -1177,7 +1212,7 @@ class DrawEngine:
                 if not pr.total > 0:  # cannot happen from a consistent state; stay
                     break
                 dw = pr.draw_weights()
-                if i == 0 and record:
+                if i == 0 and record and not rbig > len(free):
                     pr.marginals(acc_h, acc_b, 1.0 / pr.total)
                     nsamp += 1
                     for k, j in enumerate(rest):
