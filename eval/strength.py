@@ -73,6 +73,18 @@ def run_study(name: str, games: int, jobs: int, seed: int, resume: bool, quiet: 
     return rows
 
 
+def _bound(x) -> str:
+    """An Elo interval end; ``None`` (unbounded: every paired result went one way) as infinity."""
+    return "unbounded" if x is None else f"{x:+.0f}"
+
+
+def _rate(timing: dict) -> str:
+    gps = timing.get("games_per_second")
+    if gps is None:  # a resumed run that had nothing left to play
+        return "speed: see the run that played the games"
+    return f"{gps:.2f} games/s with {timing['jobs']} jobs"
+
+
 def fmt_rows(rows: list[dict]) -> str:
     out = []
     for r in rows:
@@ -81,7 +93,7 @@ def fmt_rows(rows: list[dict]) -> str:
         out.append(f"#### {r['game']} ({opts}): {' vs '.join(r['agents'])}")
         out.append("")
         out.append(f"{s['games']} games ({s['deals']} deals x {s['games_per_deal']} seatings), seed {s['seed']}; "
-                   f"{s['timing']['games_per_second']:.2f} games/s with {s['timing']['jobs']} jobs; "
+                   f"{_rate(s['timing'])}; "
                    f"game length (events) {json.dumps(s.get('game_length'))}")
         out.append("")
         out.append("| agent | games | W | D | L | win rate [95% CI] | decided-game win rate [95% CI] | Elo [95% CI] | points/game | claims right | ms/move |")
@@ -91,7 +103,7 @@ def fmt_rows(rows: list[dict]) -> str:
             lo, hi = a["win_rate_ci95"]
             dlo, dhi = a["decided_win_rate_ci95"]
             elo = a.get("elo")
-            elo_s = "" if elo is None else f"{elo:+.0f} [{a['elo_ci95'][0]:+.0f}, {a['elo_ci95'][1]:+.0f}]"
+            elo_s = "" if elo is None else f"{elo:+.0f} [{_bound(a['elo_ci95'][0])}, {_bound(a['elo_ci95'][1])}]"
             cl = r["claims"].get(name)
             cl_s = "" if not cl else f"{cl[0]}/{cl[1]} ({cl[0] / cl[1]:.1%})"
             out.append(f"| {name} | {a['games']} | {a['wins']} | {a['draws']} | {a['losses']} | "
