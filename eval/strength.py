@@ -8,7 +8,8 @@ interval from the paired duplicate results, points per game, how often each agen
 
     python eval/strength.py literature --games 2000 --jobs 2       # the 6-player study
     python eval/strength.py literature8 --games 400 --jobs 2       # eight players
-    python eval/strength.py gofish --games 1000 --jobs 2           # Go Fish, 2 and 4 players
+    python eval/strength.py gofish --games 2000 --jobs 2           # Go Fish, 2 players
+    python eval/strength.py gofish4 --games 400 --jobs 2           # Go Fish, 4 players
 
 Each study keeps its tournament folders under ``eval/out/strength/`` (so a killed run can be
 continued with ``--resume``).
@@ -33,8 +34,8 @@ STUDIES = {
     "literature8": [("literature", {"players": 8}, ["belief", "random"]),
                     ("literature", {"players": 8}, ["belief", "peer"])],
     "gofish": [("gofish", {"players": 2}, ["belief", "random"]),
-               ("gofish", {"players": 2}, ["belief", "peer"]),
-               ("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"])],
+               ("gofish", {"players": 2}, ["belief", "peer"])],
+    "gofish4": [("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"])],
 }
 
 
