@@ -20,8 +20,8 @@ players by default), and at every ``--every``-th prefix of every chosen seat's r
     (``exact_free=0``, ``enum_nodes=0``), so that every position with an unseen draw is
     sampled: the error of the sampler itself, which the default uses past its exact range;
   - ``agent``: the ``belief`` player's settings (few steps, chain continued from query to
-    query: one tracker per seat, queried at every measured prefix in order; the last move is
-    over, ``settled``);
+    query: one tracker per seat, queried at every measured prefix in order; ``settled`` (the
+    last move is over, no book follows) wherever the next event is not a book);
 
 * and reports the largest absolute error of any holdings marginal P(seat holds k of rank r)
   (every other seat and the stock) and of any face-down book's rank probability, and the time
@@ -125,8 +125,11 @@ def run(players: int, games: int, every: int, seats: list[int] | None, max_free:
                         print(f"  {players}p game {seed} seat {seat} event {L}: {D} unseen draws, no exact "
                               f"answer; next seat", flush=True)
                     break
+                # the player's view: its last move is over, no book follows (true only where the
+                # next event is not a book)
+                settle = L == len(evs) or evs[L]["type"] != "book"
                 refs = {}
-                for settled in (False, True):
+                for settled in (False, settle):
                     t = GoFishBelief(opts, seat, hand, engine="draws", exact_free=max(D, 1), enum_nodes=0)
                     t.settled = settled
                     feed(t, evs, L)
@@ -146,8 +149,9 @@ def run(players: int, games: int, every: int, seats: list[int] | None, max_free:
                 eh, eb = max_error(refs[False], got, seat)
                 row["sampler"] = {"hold": eh, "book": eb, "time": dt, "mode": mode(sm)}
                 feed(agent_t, evs, L)
+                agent_t.settled = settle
                 got, dt = timed(lambda: answer(agent_t))
-                eh, eb = max_error(refs[True], got, seat)
+                eh, eb = max_error(refs[settle], got, seat)
                 row["agent"] = {"hold": eh, "book": eb, "time": dt, "mode": mode(agent_t)}
                 out.append(row)
                 if verbose:

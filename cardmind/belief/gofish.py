@@ -28,11 +28,14 @@ card identities and stock positions that realise it):
 The sum of the weights is the exact number of consistent deals, and every probability is a
 ratio of exact integers. The number of states can grow beyond what is practical with three
 or more players (every other seat's hand is part of the joint state); past ``budget`` states
-the tracker switches to the **approximate** engine: the same transitions applied to a
-population of weighted samples (particles) drawn from the exact distribution at that point
-(or from the deal), resampled when their weights degenerate. The result then says
-``"exact": false``; ``eval/gofish_belief_error.py`` measures its error against the exact
-engine.
+the tracker switches to the **draw engine** (:mod:`.gofish_draws`): the hidden quantities are
+the dealt hands and the ranks of the unseen draws; given those ranks the count is a block
+product over ranks. It sums over the ranks of up to ``exact_free`` unseen draws exactly (in
+floating point once the counts pass 64 bits: :attr:`mode` ``"enumerated"``), enumerates
+a few more when it can, and otherwise samples the draw ranks with a Rao-Blackwellised Gibbs
+sampler (:attr:`mode` ``"mcmc"``). Then the answers say ``"exact": false``;
+``eval/gofish_belief_error.py`` measures the error against the exact answer and
+``docs/gofish-belief.md`` reports it.
 """
 
 from __future__ import annotations
@@ -235,6 +238,17 @@ class GoFishBelief:
         if self.engine == "reference":
             return self._run().exact
         return self._answer()["exact"]
+
+    @property
+    def mode(self) -> str:
+        """How the answers were computed: ``"filter"`` (the exact joint filter), ``"exact"``
+        (the draw engine, exact integers), ``"enumerated"`` (the draw engine's exact sum over
+        the draw ranks, in floating point: exact up to rounding, but :attr:`exact` is false
+        and :attr:`consistent_deals` is rounded) or ``"mcmc"`` (sampled: approximate)."""
+        if self.engine == "reference":
+            return "filter"
+        self._answer()
+        return self._draws.last_mode if self._use_draws else "filter"
 
     @property
     def consistent_deals(self) -> int:
