@@ -153,7 +153,7 @@ def test_sampler_within_tolerance():
             hold = t.holdings()
             if t.exact:  # no unseen draw yet: nothing sampled
                 continue
-            assert t._draws.last_mode == "mcmc"
+            assert t.mode == "mcmc"
             want = ref[L].holdings()
             for s, rd in want.items():
                 if s == seat:
@@ -176,6 +176,31 @@ def test_sampler_within_tolerance():
     assert checked >= 3
     print(f"sampler: {checked} positions, largest error {worst:.4f}")
     assert worst > 0  # it did sample (an exact answer would have error 0 everywhere)
+
+
+def test_full_deck_float_sum_matches_integers():
+    """Full deck, 4 players, a few unseen draws: the draw engine's exact sum in Python integers
+    (mode ``exact``) and in floating point (mode ``enumerated``, used once counts pass 64
+    bits) agree to rounding, and the float one says it is not exact."""
+    rec = play({"players": 4}, ["peer"] * 4, 3)
+    view = rec.for_seat(1)
+    L = next(i for i in range(len(view.events) + 1)
+             if sum(1 for e in view.events[:i] if e["type"] == "draw" and e["card"] is None) == 3)
+    a = tracker(view, 1, engine="draws")
+    b = tracker(view, 1, engine="draws", draw_options={"object_limit": 0})
+    for ev in view.events[:L]:
+        a.observe(ev)
+        b.observe(ev)
+    ha, hb = a.holdings(exact=True), b.holdings()
+    assert a.mode == "exact" and a.exact and b.mode == "enumerated" and not b.exact
+    n = 0
+    for s, rd in ha.items():
+        for rank, dist in rd.items():
+            for c, p in dist.items():
+                assert abs(float(p) - hb[s][rank].get(c, 0.0)) < 1e-12
+                n += 1
+    assert n > 50
+    assert abs(b.consistent_deals / a.consistent_deals - 1) < 1e-12
 
 
 def _contradictory_events():
