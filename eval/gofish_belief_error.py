@@ -27,9 +27,9 @@ players by default), and at every ``--every``-th prefix of every chosen seat's r
   (every other seat and the stock) and of any face-down book's rank probability, and the time
   per answer (median and spread).
 
-Run (about 10 minutes on a shared 2-core machine)::
+Run (about 20 minutes; 45 on a busy shared 2-core machine)::
 
-    python eval/gofish_belief_error.py --players 3 4 --games 4 --every 3
+    python eval/gofish_belief_error.py --players 3 4 --games 2 --every 6 --max-free 10
 
 Results are in ``docs/gofish-belief.md``.
 """

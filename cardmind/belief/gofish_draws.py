@@ -31,9 +31,13 @@ capacity used (``_Space``: forward tables, backward tables, and context counts a
 also split by a counter's value before a block, which gives the rank of the ``i``-th
 face-down dealt book and, during the opening, which complete ranks a seat has laid).
 
-**Over delta**: when the consistent deltas are few they are **enumerated** (a depth-first
-search over the draws in order, pruned exactly: a partial delta must be consistent with the
-record cut before the next unseen draw); the answer is then exact (integers). Otherwise a
+**Over delta**: the ranks of the last ``exact_free`` draws are summed over inside the block
+product (its state also holds which of them are used: the cost doubles per draw), and the
+ranks of the earlier ones, when they are few, are **enumerated** (a depth-first search over
+the draws in order, pruned exactly: a partial delta must be consistent with the record cut
+before the next unseen draw); the answer is then exact: integers (mode ``exact``) when small,
+else floating point (mode ``enumerated``: exact up to rounding; the counts of a full deck pass
+64 bits and Python integers are slow). Otherwise a
 **Gibbs sampler** moves one draw's rank at a time, drawing it from its exact conditional
 (the count for every candidate rank, all at once from one block product's contexts); the
 answers average the exact conditional marginals of the visited deltas (Rao-Blackwellised),
