@@ -250,6 +250,40 @@ class GoFishBelief:
         self._answer()
         return self._draws.last_mode if self._use_draws else "filter"
 
+    def check_consistent(self) -> bool:
+        """Check, per event and cheaply, that some deal is still consistent with the events.
+
+        Exact where the joint filter answers (two players, and small games): raises
+        :class:`~cardmind.errors.Contradiction` when no deal fits. Where the draw engine is
+        needed (three or more players, past the filter's budget) deciding it would cost a
+        search per event, so nothing is decided here and ``False`` is returned: the rules
+        alone were checked, and a contradiction shows up at the next query
+        (:meth:`holdings`, :attr:`consistent_deals`, ...). The engine protocol's ``check``
+        calls this after every event (``docs/protocol.md``).
+
+        Returns:
+            ``True`` when consistency was decided (and holds), ``False`` when it was not.
+
+        Raises:
+            Contradiction: no deal is consistent with the events (decided exactly).
+        """
+        if self.engine == "reference":
+            if not self._run().total():
+                raise Contradiction("no deal is consistent with the events")
+            return True
+        if self._use_draws:
+            return False
+        try:
+            ff, groups = self._groups()
+        except MemoryError:
+            self._use_draws = True
+            self._ff = None
+            self._now = None
+            return False
+        if not ff.total(groups):
+            raise Contradiction("no deal is consistent with the events")
+        return True
+
     @property
     def consistent_deals(self) -> int:
         """The number of consistent deals: exact (a Python int) when :attr:`exact`, else an

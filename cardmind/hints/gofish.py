@@ -66,6 +66,9 @@ class GoFishHint:
     sizes: list[int]
     stock: int
     notes: list[str] = field(default_factory=list)
+    #: how the tracker answered (``GoFishBelief.mode``): ``"filter"``/``"exact"`` (exact),
+    #: ``"enumerated"`` (an exact sum in floating point) or ``"mcmc"`` (sampled)
+    mode: str = "filter"
 
     @property
     def your_turn(self) -> bool:
@@ -84,6 +87,7 @@ class GoFishHint:
             "consistent_deals": self.consistent_deals,
             "consistent_deals_str": str(self.consistent_deals),
             "exact": self.exact,
+            "mode": self.mode,
             "asks": [a.to_json() for a in self.asks],
             "hand_sizes": self.sizes,
             "stock": self.stock,
@@ -100,8 +104,10 @@ class GoFishHint:
         console.print(Text(f"Go Fish: seat {self.observer}'s view after {self.events} events "
                            f"(phase {self.phase}, {turn}); stock {self.stock} cards; hands "
                            + ", ".join(f"{s}:{n}" for s, n in enumerate(self.sizes)), style="bold"))
-        console.print(f"Consistent deals: {self.consistent_deals:,}" + ("" if self.exact else
-                      " (estimated: the approximate engine answered; see docs/gofish-belief.md)"))
+        how = "" if self.exact else {
+            "enumerated": " (summed exactly in floating point: rounded; see docs/gofish-belief.md)",
+        }.get(self.mode, " (estimated: the draw engine sampled; see docs/gofish-belief.md)")
+        console.print(f"Consistent deals: {self.consistent_deals:,}{how}")
         for note in self.notes:
             console.print(Text(f"Note: {note}", style="yellow"))
         if not tables_only:
@@ -219,7 +225,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     if st.to_move() != me and not st.is_over():
         notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
-                      belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes)
+                      belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
+                      belief.mode)
 
 
 def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> str:

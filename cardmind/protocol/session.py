@@ -430,7 +430,13 @@ class Session:
             try:
                 _feed(tracker, kind, obj)
                 if self.check and kind == "event":
-                    tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
+                    # an exact feasibility check where the tracker has one (it may answer
+                    # approximately otherwise), else the exact count; both raise Contradiction
+                    check = getattr(tracker, "check_consistent", None)
+                    if check is not None:
+                        check()
+                    else:
+                        tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
             except Contradiction as exc:
                 self._rebuild(agent=False, tracker=True)
                 raise ProtocolError("contradiction", f"no deal is consistent with the events after this "
