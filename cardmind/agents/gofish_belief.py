@@ -24,6 +24,7 @@ from ..belief.gofish import GoFishBelief
 from ..errors import Contradiction
 from ..games.gofish import Ask, AskBook, Give, GoFishState, LayBooks
 from .base import Agent, register_agent
+from .gofish_peer import GoFishPeerAgent
 
 
 #: the player's draw-engine settings (see ``docs/gofish-belief.md``)
@@ -45,6 +46,15 @@ class GoFishBeliefAgent(Agent):
         w_turn: value of keeping the turn (in cards).
         w_book: value of completing a book (in cards).
         w_reveal: cost of telling the others it holds a rank it has not asked for before.
+        sampled: what to do when the tracker could only sample (``mode == "mcmc"``: three or
+            more players, many unseen draws, where the player's cheap sampler is far from the
+            exact answer, ``docs/gofish-belief.md``): ``"peer"`` (default) decides that move
+            as the ``peer`` player would (its memory is kept alongside), ``"use"`` goes on
+            with the sampled probabilities.
+        w_exposed: cost per card of a miss that hands the turn over while the others know
+            this player holds those cards: ``(1 - p) * (1 - p_draw) * exposed``, where
+            ``exposed`` counts its cards of the ranks it has asked for (this one included),
+            which a player with memory can then ask it for with certainty (0 disables).
         steps, block, exchanges, record_block, exact_free, enum_nodes, enum_leaves, support_log10:
             the settings of the tracker's draw
             engine (3+ players, see :mod:`cardmind.belief.gofish_draws`). The player's
@@ -55,7 +65,7 @@ class GoFishBeliefAgent(Agent):
 
     name = "belief"
     games = ("gofish",)
-    default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1,
+    default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "sampled": "peer",
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
                         "record_block": AGENT_RECORD_BLOCK, "exact_free": AGENT_EXACT_FREE,
                         "enum_nodes": AGENT_ENUM_NODES, "enum_leaves": AGENT_ENUM_LEAVES,
@@ -75,12 +85,28 @@ class GoFishBeliefAgent(Agent):
         self.tracker.settled = True
         self.state = self.tracker.state
         self.asked: set[str] = set()
+        if st["sampled"] not in ("peer", "use"):
+            raise ValueError(f"belief setting 'sampled' must be \"peer\" or \"use\", not {st['sampled']!r}")
+        #: the peer player kept alongside, for the moves the tracker can only sample
+        self.peer = GoFishPeerAgent(self.game, self.seat, self.options, self.header) \
+            if st["sampled"] == "peer" and self.tracker.players > 2 else None
+        #: moves decided by the peer fallback (``sampled: "peer"``) and by the belief
+        self.fallback_moves = 0
+        self.belief_moves = 0
 
     def observe(self, event) -> None:
-        """Advance the tracker (which owns the view state)."""
+        """Advance the tracker (which owns the view state), and the peer fallback's memory."""
         self.tracker.observe(event)
+        if self.peer is not None:
+            self.peer.observe(event)
         if event["type"] == "ask" and event["asker"] == self.seat:
             self.asked.add(event["rank"])
+
+    def notice(self, info) -> None:
+        """Take in a decision under way (the tracker's view state, and the peer fallback's)."""
+        super().notice(info)
+        if self.peer is not None:
+            self.peer.notice(info)
 
     def act(self, rng: np.random.Generator):
         """The action on turn (see the module docstring)."""
@@ -97,6 +123,12 @@ class GoFishBeliefAgent(Agent):
         asks = [a for a in actions if isinstance(a, Ask)]
         book_asks = [a for a in actions if isinstance(a, AskBook)]
         try:
+            if self.peer is not None and (asks or book_asks):
+                self.tracker.holdings()  # answers (cached) and sets the mode
+                if self.tracker.mode == "mcmc":
+                    self.fallback_moves += 1
+                    return self.peer.act(rng)
+            self.belief_moves += 1
             if asks:
                 return self._best_ask(asks)
             if book_asks:
@@ -130,6 +162,9 @@ class GoFishBeliefAgent(Agent):
             reveal = 0.0 if a.rank in self.asked else 1.0
             ev = cards + p * s["w_turn"] + p_book * s["w_book"] \
                 + (1 - p) * p_draw * (1 + s["w_turn"]) - s["w_reveal"] * reveal
+            if s["w_exposed"]:
+                exposed = sum(1 for c in own if c[0] in self.asked or c[0] == a.rank)
+                ev -= s["w_exposed"] * (1 - p) * (1 - p_draw) * exposed
             key = (ev, p, -a.target, a.rank)
             if best_key is None or key > best_key:
                 best, best_key = a, key
