@@ -19,17 +19,11 @@ from cardmind.core import get_game
 from cardmind.games.literature.fast import FastGame, _Draws, play_random, play_random_seeded
 from cardmind.games.literature.fast_certain import LaneKnowledge
 
+from .lit_helpers import OPTION_COMBOS
+
 GAME = get_game("literature")
 
-COMBOS = (
-    {"players": 6},
-    {"players": 8},
-    {"players": 6, "claim_any_time": True, "ask_own_card": True},
-    {"players": 8, "deck": "48", "claim_any_time": True, "ask_own_card": True},
-    {"players": 6, "deck": "48", "wrong_claim": "cancel", "after_claim": "claimant"},
-    {"players": 8, "ask_own_card": True, "after_claim": "claimant"},
-    {"players": 8, "deck": "48", "claim_any_time": True},
-    {"players": 6, "ask_own_card": True, "wrong_claim": "cancel"},
+COMBOS = OPTION_COMBOS + (
     {"players": 6, "claim_any_time": True, "wrong_claim": "cancel"},
     {"players": 8, "deck": "48", "wrong_claim": "cancel"},
 )

@@ -18,20 +18,13 @@ from cardmind.agents.base import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.belief.certain import CertainKnowledge
 from cardmind.core import get_game
+
+from .lit_helpers import OPTION_COMBOS
 from cardmind.games.literature.rules import deal_sizes, deck_cards, set_cards, set_names, set_of
 
 GAME = get_game("literature")
 
-COMBOS = (
-    {"players": 6},
-    {"players": 8},
-    {"players": 6, "claim_any_time": True, "ask_own_card": True},
-    {"players": 8, "deck": "48", "claim_any_time": True, "ask_own_card": True},
-    {"players": 6, "deck": "48", "wrong_claim": "cancel", "after_claim": "claimant"},
-    {"players": 8, "ask_own_card": True, "after_claim": "claimant"},
-    {"players": 8, "deck": "48", "claim_any_time": True},
-    {"players": 6, "ask_own_card": True, "wrong_claim": "cancel"},
-)
+COMBOS = OPTION_COMBOS
 
 
 class ReferenceCertain:

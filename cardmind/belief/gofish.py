@@ -200,23 +200,31 @@ class GoFishBelief:
                 setattr(self._draws, k, v)
         return self._draws
 
+    def _filter_groups(self):
+        """``(filter, groups)`` of the exact joint filter, or ``None`` once the draw engine is
+        in use (switching to it, for good, when the filter passes its budget)."""
+        if self._use_draws:
+            return None
+        try:
+            return self._groups()
+        except MemoryError:
+            self._use_draws = True
+            self._ff = None
+            self._now = None
+            return None
+
     def _answer(self) -> dict[str, Any]:
         """The answer of the engine in use: ``exact``, ``den`` (what the weights are out of),
         ``holdings`` ``{(seat or "stock", rank): {count: weight}}``, ``hidden`` (per face-down
         book ``({rank: weight}, {owner: weight})``), ``book_log``, ``known_books``."""
-        if not self._use_draws:
-            try:
-                ff, groups = self._groups()
-            except MemoryError:
-                self._use_draws = True
-                self._ff = None
-                self._now = None
-            else:
-                acc, total = ff.holdings(groups)
-                if not total:
-                    raise Contradiction("no deal is consistent with the events")
-                return {"exact": True, "den": total, "total": total, "holdings": acc,
-                        "hidden": ff.book_ranks(groups), "book_log": ff.book_log, "known_books": ff.known_books}
+        got = self._filter_groups()
+        if got is not None:
+            ff, groups = got
+            acc, total = ff.holdings(groups)
+            if not total:
+                raise Contradiction("no deal is consistent with the events")
+            return {"exact": True, "den": total, "total": total, "holdings": acc,
+                    "hidden": ff.book_ranks(groups), "book_log": ff.book_log, "known_books": ff.known_books}
         eng = self._draw_engine()
         ans = eng.answer(self.events, self.settled)
         if self.exact_only and not ans.exact:
@@ -271,15 +279,10 @@ class GoFishBelief:
             if not self._run().total():
                 raise Contradiction("no deal is consistent with the events")
             return True
-        if self._use_draws:
+        got = self._filter_groups()
+        if got is None:
             return False
-        try:
-            ff, groups = self._groups()
-        except MemoryError:
-            self._use_draws = True
-            self._ff = None
-            self._now = None
-            return False
+        ff, groups = got
         if not ff.total(groups):
             raise Contradiction("no deal is consistent with the events")
         return True
