@@ -22,6 +22,17 @@ from . import __version__
 from .errors import CardmindError, Contradiction, RecordError
 
 
+
+def _positive_int(text: str) -> int:
+    """argparse type: an integer of 1 or more."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {v}")
+    return v
+
 def _add_record_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a cardmind-record/1 file (.jsonl)")
     p.add_argument("--seat", type=int, default=None,
@@ -42,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hint", help="advice for a player: claims, asks and the belief table")
     _add_record_args(p)
     p.add_argument("--json", action="store_true", help="print the advice as one JSON object (docs/hints.md)")
-    p.add_argument("--asks", type=int, default=10, metavar="K", help="how many asks to show (default 10)")
+    p.add_argument("--asks", type=_positive_int, default=10, metavar="K", help="how many asks to show (1 or more; default 10)")
     p.add_argument("--no-table", action="store_true", help="leave out the belief table")
 
     p = sub.add_parser("belief", help="the exact posterior: consistent deals, card marginals, claim odds")

@@ -258,12 +258,25 @@ def read_record(path: str | os.PathLike, upto: int | None = None, replay_rules: 
     """
     p = os.fspath(path)
     try:
-        with open(p, encoding="utf-8") as fh:
+        with open(p, encoding="utf-8-sig") as fh:  # a byte-order mark (Windows editors) is skipped
             return _parse_lines(fh, p, upto, replay_rules)
     except OSError as exc:
         raise RecordError(p, None, f"cannot read the record: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise RecordError(p, None, "the record is not UTF-8 text") from None
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object of a record names the same key twice (the reader is strict)."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
 
 
 def _parse_lines(fh: IO[str], path: str, upto: int | None, replay_rules: bool) -> Record:
@@ -272,6 +285,9 @@ def _parse_lines(fh: IO[str], path: str, upto: int | None, replay_rules: bool) -
         if upto is not None and no > upto:
             break
         raw_lines.append((no, text))
+    if upto is not None and upto > len(raw_lines):
+        raise RecordError(path, None, f"--upto {upto} is past the end of the record "
+                                      f"({len(raw_lines)} lines)")
     while raw_lines and not raw_lines[-1][1].strip():
         raw_lines.pop()
     if not raw_lines:
@@ -281,9 +297,11 @@ def _parse_lines(fh: IO[str], path: str, upto: int | None, replay_rules: bool) -
         if not text.strip():
             raise _err(path, no, "blank line inside the record")
         try:
-            objs.append((no, json.loads(text)))
+            objs.append((no, json.loads(text.rstrip("\r\n"), object_pairs_hook=_no_duplicate_keys)))
         except json.JSONDecodeError as exc:
             raise _err(path, no, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except _DuplicateKey as exc:
+            raise _err(path, no, f"the key {exc.args[0]!r} appears twice in one object") from None
     game, options, header = parse_header(objs[0][1], path, objs[0][0])
     events, lines = [], []
     for no, obj in objs[1:]:

@@ -64,13 +64,40 @@ class Agent:
         self.seat = seat
         self.options = dict(options)
         self.header = dict(header)
-        settings = dict(settings or {})
-        unknown = set(settings) - set(self.default_settings)
-        if unknown:
-            raise ValueError(f"agent {self.name!r} has no setting {sorted(unknown)[0]!r} "
-                             f"(settings: {', '.join(self.default_settings) or 'none'})")
-        self.settings = {**self.default_settings, **settings}
+        self.settings = self.check_settings(settings)
         self.state: State = game.new_state(self.options, self.header)
+
+    @classmethod
+    def check_settings(cls, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The full settings (defaults filled in) after checking ``settings``: every key must be
+        one of :attr:`default_settings` and every value of its default's kind (a number where
+        the default is a number, an integer where it is an integer, a string where it is a
+        string, ``true``/``false`` where it is a boolean). An agent checks finer limits itself.
+
+        Raises:
+            ValueError: an unknown setting or a value of the wrong kind (naming both).
+        """
+        settings = dict(settings or {})
+        unknown = set(settings) - set(cls.default_settings)
+        if unknown:
+            raise ValueError(f"agent {cls.name!r} has no setting {sorted(unknown)[0]!r} "
+                             f"(settings: {', '.join(cls.default_settings) or 'none'})")
+        for key, value in settings.items():
+            default = cls.default_settings[key]
+            if isinstance(default, bool):
+                ok, kind = isinstance(value, bool), "true or false"
+            elif isinstance(default, int):
+                ok, kind = isinstance(value, int) and not isinstance(value, bool), "an integer"
+            elif isinstance(default, float):
+                ok, kind = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
+            elif isinstance(default, str):
+                ok, kind = isinstance(value, str), "a string"
+            else:
+                ok, kind = True, ""
+            if not ok:
+                raise ValueError(f"agent {cls.name!r}: setting {key!r} must be {kind} "
+                                 f"(default {default!r}), not {value!r}")
+        return {**cls.default_settings, **settings}
 
     def observe(self, event: Event) -> None:
         """Take in one event as this seat sees it (the base class advances :attr:`state`)."""
@@ -132,6 +159,20 @@ def resolve_agent(spec: str, game: Game | str | None = None) -> type[Agent]:
         mod_name, _, cls_name = spec.partition(":")
         try:
             mod = importlib.import_module(mod_name)
+        except ModuleNotFoundError as exc:
+            # like `python -m`, look in the current folder too (the console script does not)
+            import os  # noqa: PLC0415
+            import sys  # noqa: PLC0415
+
+            cwd = os.getcwd()
+            if cwd in sys.path:
+                raise ValueError(f"cannot import agent module {mod_name!r}: {exc}") from None
+            sys.path.append(cwd)
+            try:
+                mod = importlib.import_module(mod_name)
+            except ImportError as exc2:
+                raise ValueError(f"cannot import agent module {mod_name!r}: {exc2} (searched the "
+                                 f"current folder and sys.path; set PYTHONPATH to its folder)") from None
         except ImportError as exc:
             raise ValueError(f"cannot import agent module {mod_name!r}: {exc}") from None
         cls = getattr(mod, cls_name, None)

@@ -307,7 +307,8 @@ class GoFishBelief:
     def _prob(self, num, den, exact: bool, is_exact: bool):
         if exact and is_exact:
             return Fraction(int(num), int(den))
-        return float(num / den) if is_exact else float(num) / float(den)
+        # floating-point sums can overshoot by a few ulps: keep probabilities in [0, 1]
+        return min(1.0, max(0.0, float(num / den) if is_exact else float(num) / float(den)))
 
     def holdings(self, exact: bool = False) -> dict[Any, dict[str, dict[int, Any]]]:
         """``{seat or "stock": {rank: {count: probability}}}``: how many cards of each rank

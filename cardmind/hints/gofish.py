@@ -105,7 +105,8 @@ class GoFishHint:
                            f"(phase {self.phase}, {turn}); stock {self.stock} cards; hands "
                            + ", ".join(f"{s}:{n}" for s, n in enumerate(self.sizes)), style="bold"))
         how = "" if self.exact else {
-            "enumerated": " (summed exactly in floating point: rounded; see docs/gofish-belief.md)",
+            "enumerated": " (every consistent deal counted, in floating point: the count is "
+                          "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
         }.get(self.mode, " (estimated: the draw engine sampled; see docs/gofish-belief.md)")
         console.print(f"Consistent deals: {self.consistent_deals:,}{how}")
         for note in self.notes:

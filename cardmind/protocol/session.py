@@ -667,6 +667,9 @@ class Session:
         tracker = self._tracker_required()
         from ..hints import hint_for  # noqa: PLC0415
 
+        k = params.get("max_asks", 1)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ProtocolError("bad_request", f"hint parameter 'max_asks' must be a non-negative integer, not {k!r}")
         try:
             h = hint_for(tracker, **params)
         except Contradiction as exc:

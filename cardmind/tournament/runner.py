@@ -83,10 +83,10 @@ def _prepare(game_name: str, agent_specs: Sequence[str], options: Mapping[str, A
         except ValueError as exc:
             raise TournamentError(str(exc)) from None
         s = dict(settings.get(label, settings.get(spec, {})))
-        unknown = set(s) - set(cls.default_settings)
-        if unknown:
-            raise TournamentError(f"agent {label!r} has no setting {sorted(unknown)[0]!r} "
-                                  f"(settings: {', '.join(cls.default_settings) or 'none'})")
+        try:
+            cls.check_settings(s)
+        except ValueError as exc:
+            raise TournamentError(f"agent {label!r}: {exc}") from None
         per_agent.append(s)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise TournamentError(f"the seed must be a non-negative integer, not {seed!r}")
@@ -315,9 +315,14 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     config = {"format": FORMAT, "game": ctx["game"], "options": ctx["options"], "agents": ctx["specs"],
               "labels": labels, "settings": dict(zip(labels, ctx["settings"])), "seed": seed,
               "games": games, "sprt": list(sprt) if sprt else None, "max_actions": max_actions}
-    out.mkdir(parents=True, exist_ok=True)
-    _check_config(out, config, resume)
-    (out / RECORDS).mkdir(exist_ok=True)
+    if resume and not (out / RESULTS).exists():
+        raise TournamentError(f"cannot resume {out}: it holds no tournament ({RESULTS} is missing)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        _check_config(out, config, resume)
+        (out / RECORDS).mkdir(exist_ok=True)
+    except OSError as exc:
+        raise TournamentError(f"cannot create the output folder {out}: {exc.strerror or exc}") from None
     tmp = out / (CONFIG + ".tmp")
     tmp.write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, out / CONFIG)

@@ -1,0 +1,112 @@
+"""Bad input found by a stranger's trial: each gets a clear error naming what and where, and
+the answers stay in range (duplicate JSON keys, byte-order marks, --upto past the end,
+settings of the wrong kind, an output folder that cannot be made, --asks 0, Go Fish
+probabilities above 1)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardmind.agents import resolve_agent
+from cardmind.core import get_game
+from cardmind.errors import RecordError
+from cardmind.records import read_record
+from cardmind.tournament import TournamentError, run_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "literature-6p.jsonl"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardmind", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def lines_of(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def test_duplicate_key_is_rejected_at_its_line(tmp_path):
+    lines = lines_of(EXAMPLE)
+    ev = json.loads(lines[3])
+    text = json.dumps(ev)[:-1] + ', "type": ' + json.dumps(ev["type"]) + "}"
+    bad = tmp_path / "dup.jsonl"
+    bad.write_text("\n".join(lines[:3] + [text] + lines[4:]) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        read_record(bad)
+    assert info.value.line == 4 and "'type' appears twice" in str(info.value)
+
+
+def test_byte_order_mark_is_accepted(tmp_path):
+    p = tmp_path / "bom.jsonl"
+    p.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes())
+    assert read_record(p).events == read_record(EXAMPLE).events
+
+
+def test_json_error_column_is_on_the_line(tmp_path):
+    lines = lines_of(EXAMPLE)
+    cut = lines[2][:-1]  # the closing brace is missing
+    p = tmp_path / "cut.jsonl"
+    p.write_text("\n".join(lines[:2] + [cut] + lines[3:]) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        read_record(p)
+    assert info.value.line == 3 and f"column {len(cut) + 1}" in str(info.value)
+
+
+def test_upto_past_the_end_is_an_error():
+    n = len(lines_of(EXAMPLE))
+    assert len(read_record(EXAMPLE, upto=n).events) == n - 1
+    with pytest.raises(RecordError, match="past the end"):
+        read_record(EXAMPLE, upto=n + 1)
+    p = cli("hint", EXAMPLE, "--upto", n + 5)
+    assert p.returncode == 2 and "past the end" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_asks_must_be_positive():
+    p = cli("hint", EXAMPLE, "--asks", "0")
+    assert p.returncode == 2 and "--asks" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("game,agent,setting,value", [
+    ("literature", "peer", "claim_threshold", "high"),
+    ("literature", "belief", "stall_events", 2.5),
+    ("literature", "belief", "next_policy", 3),
+    ("gofish", "belief", "steps", "many"),
+    ("gofish", "belief", "w_turn", True),
+])
+def test_setting_of_the_wrong_kind_is_named(game, agent, setting, value, tmp_path):
+    cls = resolve_agent(agent, get_game(game))
+    with pytest.raises(ValueError, match=f"setting '{setting}' must be"):
+        cls.check_settings({setting: value})
+    assert cls.check_settings({})[setting] == cls.default_settings[setting]
+    with pytest.raises(TournamentError, match=setting):
+        run_tournament(game, [agent, "random"], games=2, settings={agent: {setting: value}},
+                       out_dir=tmp_path / "t", options={"players": 2} if game == "gofish" else None)
+    assert not (tmp_path / "t" / "results.jsonl").exists()
+
+
+def test_output_folder_that_cannot_be_made(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    p = cli("tournament", "literature", "--agents", "random,peer", "--games", "2", "--out", blocker / "sub",
+            "--quiet")
+    assert p.returncode == 2 and "cannot create the output folder" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_resume_needs_a_tournament(tmp_path):
+    with pytest.raises(TournamentError, match="cannot resume"):
+        run_tournament("literature", ["random", "peer"], games=2, out_dir=tmp_path / "none", resume=True)
+
+
+def test_go_fish_probabilities_stay_in_range():
+    p = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--json")
+    assert p.returncode == 0, p.stderr
+    probs = [q for seat in json.loads(p.stdout)["holdings"].values() for rank in seat.values()
+             for q in rank.values()]
+    assert probs and all(0.0 <= q <= 1.0 for q in probs)
+    assert max(probs) == 1.0
