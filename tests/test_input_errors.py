@@ -110,3 +110,12 @@ def test_go_fish_probabilities_stay_in_range():
              for q in rank.values()]
     assert probs and all(0.0 <= q <= 1.0 for q in probs)
     assert max(probs) == 1.0
+
+
+def test_identical_duplicate_scores_do_not_give_a_zero_width_elo_interval():
+    from cardmind.tournament.ratings import elo_interval
+
+    elo, (lo, hi), s, se = elo_interval([0.75, 0.75, 0.75])
+    assert s == 0.75 and lo < elo < hi and se > 0.2
+    elo2, (lo2, hi2), _, _ = elo_interval([0.5, 1.0, 0.75, 0.75])
+    assert lo2 < elo2 < hi2 and abs(elo2 - elo) < 1e-9

@@ -82,6 +82,9 @@ def elo_interval(units: Sequence[float], z: float = Z95) -> tuple[float, tuple[f
     ``[elo(s - z·se), elo(s + z·se)]`` (transforming the ends of the score interval, which
     keeps the asymmetry of the logistic curve; ends beyond 0 or 1 become ``∓inf``).
 
+    When every unit has the same score strictly between 0 and 1, the sample spread is 0 and
+    the standard error is taken as ``sqrt(s (1 - s) / N)``, the largest it can be for that mean.
+
     Returns:
         ``(elo, (lo, hi), mean score, se)``; ``nan`` entries when there are no units
         (or fewer than two for the interval).
@@ -92,6 +95,11 @@ def elo_interval(units: Sequence[float], z: float = Z95) -> tuple[float, tuple[f
     elo = elo_from_score(s)
     if math.isnan(se):
         return (elo, (math.nan, math.nan), s, se)
+    if se == 0.0 and 0.0 < s < 1.0:
+        # every unit scored the same: the sample says nothing of the spread, so use the
+        # largest variance a score in [0, 1] with mean s can have, s(1 - s) (no zero-width
+        # interval from a handful of deals)
+        se = math.sqrt(s * (1.0 - s) / len(units))
     return (elo, (elo_from_score(s - z * se), elo_from_score(s + z * se)), s, se)
 
 
