@@ -79,13 +79,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _earlier_contradiction(args: argparse.Namespace, exc: RecordError) -> RecordError:
+    """The error to report for a record rejected at ``exc.line``: an earlier event after which
+    no deal was consistent with the view, if there is one (the first problem of the record),
+    else ``exc`` itself."""
+    from .belief import check_record  # noqa: PLC0415
+    from .records import read_record  # noqa: PLC0415
+
+    if exc.line is None or exc.line <= 2:
+        return exc
+    try:
+        prefix = read_record(args.record, upto=exc.line - 1)
+        seat = prefix.observer if args.seat is None else args.seat
+        if seat is None:
+            return exc
+        check_record(prefix, seat)
+    except RecordError as earlier:
+        return earlier if earlier.line is not None and earlier.line < exc.line else exc
+    except Exception:  # noqa: BLE001 - the rule error stands
+        return exc
+    return exc
+
+
 def _load(args: argparse.Namespace):
     from .belief import check_record, tracker_for  # noqa: PLC0415
     from .records import read_record  # noqa: PLC0415
 
     if args.upto is not None and args.upto < 1:
         raise RecordError(args.record, None, f"--upto must be a line number (1 or more), not {args.upto}")
-    rec = read_record(args.record, upto=args.upto)
+    try:
+        rec = read_record(args.record, upto=args.upto)
+    except RecordError as exc:
+        raise _earlier_contradiction(args, exc) from None
     if args.seat is None and rec.observer is None:
         raise RecordError(args.record, None, "this is a complete record (it has every hand): "
                                              "say whose view to take with --seat N")
@@ -135,12 +160,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from .belief import check_record  # noqa: PLC0415
     from .records import read_record  # noqa: PLC0415
 
-    rec = read_record(args.record)
+    try:
+        rec = read_record(args.record)
+    except RecordError as exc:
+        raise _earlier_contradiction(args, exc) from None
     seats = [args.seat] if args.seat is not None else ([rec.observer] if rec.observer is not None else [])
     for s in seats:
         check_record(rec, s)
-    kind = "complete" if rec.is_complete else f"seat {rec.observer}'s"
-    print(f"{args.record}: ok: a {kind} {rec.game.name} record with {len(rec.events)} events")
+    kind = f"a complete {rec.game.name} record" if rec.is_complete else f"seat {rec.observer}'s {rec.game.name} record"
+    print(f"{args.record}: ok: {kind} with {len(rec.events)} events")
     return 0
 
 

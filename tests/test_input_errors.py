@@ -119,3 +119,32 @@ def test_identical_duplicate_scores_do_not_give_a_zero_width_elo_interval():
     assert s == 0.75 and lo < elo < hi and se > 0.2
     elo2, (lo2, hi2), _, _ = elo_interval([0.5, 1.0, 0.75, 0.75])
     assert lo2 < elo2 < hi2 and abs(elo2 - elo) < 1e-9
+
+
+CONTRA = [
+    {"format": "cardmind-record/1", "game": "literature", "options": {"players": 6}, "observer": 1,
+     "hand": ["JC", "2D", "2H", "TH", "4S", "6S", "9S", "JS", "8C"]},
+    {"type": "ask", "asker": 0, "target": 1, "card": "3D", "success": False},
+    {"type": "ask", "asker": 1, "target": 0, "card": "4D", "success": False},
+    {"type": "ask", "asker": 0, "target": 1, "card": "5D", "success": False},
+    {"type": "ask", "asker": 1, "target": 0, "card": "6D", "success": False},
+    # seat 0 asks for 7D, so it holds another low diamond; but it asked for 3D and 5D (so
+    # holds neither), seat 1 found no 4D or 6D there and seat 1 holds 2D: none is left
+    {"type": "ask", "asker": 0, "target": 1, "card": "7D", "success": False},
+    # and this ask breaks a rule: seat 1 holds 2H
+    {"type": "ask", "asker": 1, "target": 0, "card": "2H", "success": False},
+]
+
+
+@pytest.mark.parametrize("command", ["validate", "hint", "belief"])
+def test_the_first_problem_is_reported(tmp_path, command):
+    p = tmp_path / "contra.jsonl"
+    p.write_text("\n".join(json.dumps(x) for x in CONTRA) + "\n", encoding="utf-8")
+    out = cli(command, p)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert f"{p}:6: no deal is consistent" in out.stderr, out.stderr
+    # without the impossible ask the rule error at line 7 is the first problem
+    q = tmp_path / "rule.jsonl"
+    q.write_text("\n".join(json.dumps(x) for x in CONTRA[:5] + CONTRA[6:]) + "\n", encoding="utf-8")
+    out = cli(command, q)
+    assert out.returncode == 2 and f"{q}:6: illegal ask" in out.stderr, out.stderr
