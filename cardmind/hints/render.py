@@ -76,7 +76,8 @@ def _render_literature(h: Any, record: Any, console: Console, show_table: bool, 
             if len(h.claims) > 6:
                 console.print(f"({len(h.claims) - 6} more sets your team might hold; see --json)")
         else:
-            console.print("Claims: your team cannot hold all six cards of any set yet.")
+            console.print("Claims: none: the game is over." if h.to_move is None else
+                          "Claims: your team cannot hold all six cards of any set yet.")
         console.print()
         if h.asks:
             t = Table(title="Best asks", title_justify="left")
