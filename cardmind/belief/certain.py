@@ -212,19 +212,7 @@ class CertainKnowledge:
                 chg[a] |= others
                 dirty = 1 << a
         if not own:
-            p = poss[i]
-            if p >> a & 1:  # the asker does not hold it
-                p ^= 1 << a
-                poss[i] = p
-                may[a] &= nbit
-                at[a] &= nbit
-                chg[a] |= bit
-                dirty |= 1 << a
-                if p and not p & (p - 1):
-                    x = p.bit_length() - 1
-                    at[x] |= bit
-                    chg[x] |= bit
-                    dirty |= p
+            dirty |= self._rule_out(i, a)  # the asker does not hold it
         if success:
             # t gave the card away: forget t's clauses that named it
             if self._cu[t] & bit:
@@ -251,21 +239,30 @@ class CertainKnowledge:
             self.sizes[a] += 1
             dirty |= old | (1 << a) | (1 << t)
         else:
-            p = poss[i]
-            if p >> t & 1:  # the target does not hold it
-                p ^= 1 << t
-                poss[i] = p
-                may[t] &= nbit
-                at[t] &= nbit
-                chg[t] |= bit
-                dirty |= 1 << t
-                if p and not p & (p - 1):
-                    x = p.bit_length() - 1
-                    at[x] |= bit
-                    chg[x] |= bit
-                    dirty |= p
+            dirty |= self._rule_out(i, t)  # the target does not hold it
         if dirty:
             self._propagate(dirty)
+
+    def _rule_out(self, i: int, seat: int) -> int:
+        """``seat`` does not hold card number ``i`` (a card it may have held); locate the card
+        when one possible holder is left. Returns the seats whose facts changed (bits)."""
+        poss = self._poss
+        p = poss[i]
+        if not p >> seat & 1:
+            return 0
+        bit = 1 << i
+        p ^= 1 << seat
+        poss[i] = p
+        self._may[seat] &= ~bit
+        self._at[seat] &= ~bit
+        self._chg[seat] |= bit
+        dirty = 1 << seat
+        if p and not p & (p - 1):
+            x = p.bit_length() - 1
+            self._at[x] |= bit
+            self._chg[x] |= bit
+            dirty |= p
+        return dirty
 
     def observe_claim(self, actual: Mapping[str, int]) -> None:
         """Apply a claim whose cards were shown at ``actual`` (``{card: seat}``)."""
