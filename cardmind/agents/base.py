@@ -99,6 +99,17 @@ class Agent:
                                  f"(default {default!r}), not {value!r}")
         return {**cls.default_settings, **settings}
 
+    def legal_now(self) -> list:
+        """The legal actions of this seat in its view now (``state.legal_actions(seat)``).
+
+        Raises:
+            RuntimeError: there is none (the agent was asked to act out of turn).
+        """
+        actions = self.state.legal_actions(self.seat)
+        if not actions:
+            raise RuntimeError(f"seat {self.seat} has no legal action now")
+        return actions
+
     def observe(self, event: Event) -> None:
         """Take in one event as this seat sees it (the base class advances :attr:`state`)."""
         self.state.apply_event(event)

@@ -30,9 +30,7 @@ class GoFishRandomAgent(Agent):
         Raises:
             RuntimeError: the view offers no legal action (the referee asked out of turn).
         """
-        actions = self.state.legal_actions(self.seat)
-        if not actions:
-            raise RuntimeError(f"seat {self.seat} has no legal action now")
+        actions = self.legal_now()
         return actions[int(rng.integers(len(actions)))]
 
 

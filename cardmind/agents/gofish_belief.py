@@ -110,10 +110,7 @@ class GoFishBeliefAgent(Agent):
 
     def act(self, rng: np.random.Generator):
         """The action on turn (see the module docstring)."""
-        st = self.state
-        actions = st.legal_actions(self.seat)
-        if not actions:
-            raise RuntimeError(f"seat {self.seat} has no legal action now")
+        actions = self.legal_now()
         for a in actions:
             if isinstance(a, LayBooks):
                 return a

@@ -225,9 +225,7 @@ class GoFishPeerAgent(Agent):
         Raises:
             RuntimeError: the view offers no legal action (the referee asked out of turn).
         """
-        actions = self.state.legal_actions(self.seat)
-        if not actions:
-            raise RuntimeError(f"seat {self.seat} has no legal action now")
+        actions = self.legal_now()
         first = actions[0]
         if isinstance(first, LayBooks):
             return first
