@@ -6,24 +6,13 @@ missing OpenSpiel fails the tests): ``pip install -e ".[test,openspiel]"``.
 
 from __future__ import annotations
 
-import importlib
-import os
 
 import numpy as np
 import pytest
 
+from .extras import require_module
 
-def _require(module: str):
-    if os.environ.get("CARDMIND_REQUIRE_EXTRAS"):
-        try:
-            return importlib.import_module(module)
-        except ImportError as exc:
-            pytest.fail(f"CARDMIND_REQUIRE_EXTRAS is set but {module} is missing: {exc} "
-                        f'(pip install -e ".[openspiel]")', pytrace=False)
-    return pytest.importorskip(module)
-
-
-pyspiel = _require("pyspiel")
+pyspiel = require_module("pyspiel", "openspiel")
 
 from cardmind.adapters import openspiel as osa  # noqa: E402
 from cardmind.adapters.codec import codec_names  # noqa: E402

@@ -6,25 +6,14 @@ missing PettingZoo fails the tests): ``pip install -e ".[test,pettingzoo]"``.
 
 from __future__ import annotations
 
-import importlib
-import os
 import warnings
 
 import numpy as np
 import pytest
 
+from .extras import require_module
 
-def _require(module: str):
-    if os.environ.get("CARDMIND_REQUIRE_EXTRAS"):
-        try:
-            return importlib.import_module(module)
-        except ImportError as exc:
-            pytest.fail(f"CARDMIND_REQUIRE_EXTRAS is set but {module} is missing: {exc} "
-                        f'(pip install -e ".[pettingzoo]")', pytrace=False)
-    return pytest.importorskip(module)
-
-
-_require("pettingzoo")
+require_module("pettingzoo", "pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from cardmind.adapters.codec import codec_names  # noqa: E402

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from .extras import missing_extra
+
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
 
@@ -22,9 +24,7 @@ NODE = shutil.which("node")
 @pytest.mark.parametrize("seed", [7, 3])
 def test_node_demo_plays_a_whole_game(seed):
     if NODE is None:
-        if os.environ.get("CARDMIND_REQUIRE_EXTRAS"):
-            pytest.fail("CARDMIND_REQUIRE_EXTRAS is set but node is not on the PATH", pytrace=False)
-        pytest.skip("node is not installed")
+        missing_extra("node", "install Node.js and put node on the PATH")
     env = {**os.environ, "CARDMIND_ENGINE": json.dumps([sys.executable, "-m", "cardmind", "engine"])}
     p = subprocess.run([NODE, str(ROOT / "examples" / "engine_demo.js"), str(seed)], capture_output=True, text=True,
                        timeout=600, env=env, cwd=ROOT)
