@@ -16,6 +16,7 @@ likely held by the player it asks.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..errors import Contradiction
 from ..games.gofish import Ask, AskBook, Give, GoFishState, LayBooks
 from .base import Agent, register_agent
 from .gofish_peer import GoFishPeerAgent
+from .gofish_rollout import Memory, memory_worlds, play_out
 
 
 #: the player's draw-engine settings (see ``docs/gofish-belief.md``)
@@ -48,9 +50,21 @@ class GoFishBeliefAgent(Agent):
         w_reveal: cost of telling the others it holds a rank it has not asked for before.
         sampled: what to do when the tracker could only sample (``mode == "mcmc"``: three or
             more players, many unseen draws, where the player's cheap sampler is far from the
-            exact answer, ``docs/gofish-belief.md``): ``"peer"`` (default) decides that move
-            as the ``peer`` player would (its memory is kept alongside), ``"use"`` goes on
-            with the sampled probabilities.
+            exact answer, ``docs/gofish-belief.md``): ``"search"`` (default) decides that move
+            by the look-ahead on worlds that fit the public memory (when the look-ahead is on
+            at this table, else as ``"peer"``), ``"peer"`` decides it as the ``peer`` player
+            would (its memory is kept alongside), ``"use"`` goes on with the sampled
+            probabilities.
+        search: worlds per move of the look-ahead (0 turns it off): the candidate asks are
+            played out to the end of phase 1 in the same worlds, every seat then playing a
+            count-level ``peer`` (:mod:`.gofish_rollout`), and the ask winning most often is
+            chosen (see :meth:`_search`).
+        search_width: candidate asks the look-ahead compares (the best by EV, or by ``peer``'s
+            chance of a hit when the tracker only sampled).
+        search_players: the look-ahead is used at tables of at least this many players
+            (default 3: with two players it did not beat the EV, ``docs/strength.md``).
+        w_held: bonus per card of the rank already held, times ``p`` (a hit on a rank held
+            more is closer to a book; 0 disables).
         w_exposed: cost per card of a miss that hands the turn over while the others know
             this player holds those cards: ``(1 - p) * (1 - p_draw) * exposed``, where
             ``exposed`` counts its cards of the ranks it has asked for (this one included),
@@ -65,7 +79,8 @@ class GoFishBeliefAgent(Agent):
 
     name = "belief"
     games = ("gofish",)
-    default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "sampled": "peer",
+    default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "sampled": "search",
+                        "search": 48, "search_width": 4, "search_players": 3, "w_held": 0.0,
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
                         "record_block": AGENT_RECORD_BLOCK, "exact_free": AGENT_EXACT_FREE,
                         "enum_nodes": AGENT_ENUM_NODES, "enum_leaves": AGENT_ENUM_LEAVES,
@@ -85,11 +100,19 @@ class GoFishBeliefAgent(Agent):
         self.tracker.settled = True
         self.state = self.tracker.state
         self.asked: set[str] = set()
-        if st["sampled"] not in ("peer", "use"):
-            raise ValueError(f"belief setting 'sampled' must be \"peer\" or \"use\", not {st['sampled']!r}")
-        #: the peer player kept alongside, for the moves the tracker can only sample
+        if st["sampled"] not in ("peer", "use", "search"):
+            raise ValueError(f"belief setting 'sampled' must be \"peer\", \"search\" or \"use\", "
+                             f"not {st['sampled']!r}")
+        for k in ("search", "search_width", "search_players"):
+            v = st[k]
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"belief setting {k!r} must be a whole number >= 0, not {v!r}")
+        #: the peer player kept alongside: its public memory feeds the look-ahead, and it
+        #: decides the moves the tracker can only sample
         self.peer = GoFishPeerAgent(self.game, self.seat, self.options, self.header) \
-            if st["sampled"] == "peer" and self.tracker.players > 2 else None
+            if (st["sampled"] != "use" and self.tracker.players > 2) or self._searching() else None
+        #: moves decided by the look-ahead
+        self.search_moves = 0
         #: moves decided by the peer fallback (``sampled: "peer"``) and by the belief
         self.fallback_moves = 0
         self.belief_moves = 0
@@ -120,13 +143,23 @@ class GoFishBeliefAgent(Agent):
         asks = [a for a in actions if isinstance(a, Ask)]
         book_asks = [a for a in actions if isinstance(a, AskBook)]
         try:
-            if self.peer is not None and (asks or book_asks):
+            if self.settings["sampled"] != "use" and self.tracker.players > 2 and (asks or book_asks):
                 self.tracker.holdings()  # answers (cached) and sets the mode
                 if self.tracker.mode == "mcmc":
+                    if asks and self.settings["sampled"] == "search" and self._searching():
+                        got = self._search(asks, rng, approx=True)
+                        if got is not None:
+                            self.search_moves += 1
+                            return got
                     self.fallback_moves += 1
                     return self.peer.act(rng)
             self.belief_moves += 1
             if asks:
+                if self._searching():
+                    got = self._search(asks, rng)
+                    if got is not None:
+                        self.search_moves += 1
+                        return got
                 return self._best_ask(asks)
             if book_asks:
                 return self._best_book_ask(book_asks)
@@ -134,7 +167,12 @@ class GoFishBeliefAgent(Agent):
             pass
         return actions[int(rng.integers(len(actions)))]
 
-    def _best_ask(self, asks: list[Ask]) -> Ask:
+    def _searching(self) -> bool:
+        """Whether the look-ahead is on at this table (settings ``search``, ``search_players``)."""
+        return bool(self.settings["search"]) and self.tracker.players >= self.settings["search_players"]
+
+    def _ev(self, asks: list[Ask]) -> list[tuple[tuple, Ask]]:
+        """``(key, ask)`` per ask, best first: ``key = (EV, p, ...)`` of the module docstring."""
         st = self.state
         tr = self.tracker
         hold = tr.holdings()
@@ -142,7 +180,7 @@ class GoFishBeliefAgent(Agent):
         S = tr.S
         own = st.hands[self.seat] or set()
         stock = st.stock_count
-        best, best_key = asks[0], None
+        scored = []
         for a in asks:
             d = hold.get(a.target, {}).get(a.rank, {})
             p = 1.0 - d.get(0, 0.0)
@@ -159,13 +197,84 @@ class GoFishBeliefAgent(Agent):
             reveal = 0.0 if a.rank in self.asked else 1.0
             ev = cards + p * s["w_turn"] + p_book * s["w_book"] \
                 + (1 - p) * p_draw * (1 + s["w_turn"]) - s["w_reveal"] * reveal
+            if s["w_held"]:
+                ev += s["w_held"] * p * have
             if s["w_exposed"]:
                 exposed = sum(1 for c in own if c[0] in self.asked or c[0] == a.rank)
                 ev -= s["w_exposed"] * (1 - p) * (1 - p_draw) * exposed
-            key = (ev, p, -a.target, a.rank)
-            if best_key is None or key > best_key:
-                best, best_key = a, key
-        return best
+            scored.append(((ev, p, -a.target, a.rank), a))
+        scored.sort(key=lambda x: x[0], reverse=True)
+        return scored
+
+    def _best_ask(self, asks: list[Ask]) -> Ask:
+        return self._ev(asks)[0][1]
+
+    def _search(self, asks: list[Ask], rng: np.random.Generator, approx: bool = False) -> Ask | None:
+        """The look-ahead (setting ``search``): among the ``search_width`` asks of best EV,
+        the one whose play-outs to the end of phase 1 win most often. ``search`` worlds are
+        drawn from the exact posterior (:meth:`GoFishBelief.sample_hidden`), with the stock
+        in a random order; every candidate is played out in the same worlds, then every seat
+        plays the count-level ``peer`` (:mod:`.gofish_rollout`). The score of a play-out is
+        this seat's result (1 a win, 0.5 a shared first place, 0 a loss) plus 0.01 per book
+        of margin over the best other seat.
+
+        With ``approx`` (the tracker could only sample: ``sampled: "search"``) the candidates
+        are ranked by ``peer``'s chance of a hit and the worlds fit the public memory only
+        (:func:`.gofish_rollout.memory_worlds`). Without it, worlds the tracker cannot draw
+        exactly (the draw engine in use) also come from the public memory.
+
+        Returns ``None`` (use the EV) when a hit is certain (it keeps the turn: the look-ahead
+        could only delay it), with a single candidate, or when no world fits.
+        """
+        tr = self.tracker
+        if approx:
+            mine = {r: sum(1 for c in self.state.hands[self.seat] or () if c[0] == r) for r in tr.ranks}
+            ranked = sorted((((self.peer.hit_chance(a.target, a.rank, mine), mine[a.rank]), a) for a in asks),
+                            key=lambda x: x[0], reverse=True)
+            certain = ranked[0][0][0] >= 1.0 - 1e-12
+        else:
+            ranked = self._ev(asks)
+            certain = ranked[0][0][1] >= 1.0 - 1e-12
+        if certain or len(ranked) == 1:
+            return None
+        cands = [a for _, a in ranked[:max(1, self.settings["search_width"])]]
+        if len(cands) == 1:
+            return cands[0]
+        n_worlds = int(self.settings["search"])
+        seed = int(rng.integers(2 ** 62))
+        worlds = None if approx else tr.sample_hidden(n_worlds, rng)
+        st = self.state
+        ri = tr.rank_index
+        me = self.seat
+        own = [0] * tr.R
+        for c in st.hands[me] or ():
+            own[ri[c[0]]] += 1
+        lo = [[self.peer.lo[s][r] for r in tr.ranks] for s in range(tr.players)]
+        lacks = [[self.peer.lacks[s].get(r, -1) for r in tr.ranks] for s in range(tr.players)]
+        base_mem = Memory(lo, lacks)
+        if worlds is None:
+            worlds = memory_worlds(n_worlds, own, list(st.sizes), st.stock_count, base_mem,
+                                   {ri[r] for r in st.book_at}, sum(st.hidden_books), me, tr.S,
+                                   random.Random(seed - 1))
+            if not worlds:
+                return None
+        books0 = st.books_per_seat()
+        give_all = tr.options["give"] == "all"
+        face_up = bool(tr.options["books_face_up"])
+        score = [0.0] * len(cands)
+        for w, world in enumerate(worlds):
+            stock = [r for r, k in enumerate(world["stock"]) for _ in range(k)]
+            random.Random(seed + w).shuffle(stock)
+            for i, a in enumerate(cands):
+                hands = [own[:] if s == me else list(world[s]) for s in range(tr.players)]
+                books = play_out(hands, stock[:], list(books0), base_mem.copy(), me, tr.S,
+                                 random.Random(seed + w), first=(a.target, ri[a.rank]),
+                                 give_all=give_all, face_up=face_up)
+                best_other = max(b for s, b in enumerate(books) if s != me)
+                mine = books[me]
+                score[i] += (1.0 if mine > best_other else 0.5 if mine == best_other else 0.0) \
+                    + 0.01 * (mine - best_other)
+        return cands[max(range(len(cands)), key=lambda i: (score[i], -i))]
 
     def _best_book_ask(self, asks: list[AskBook]) -> AskBook:
         books = self.tracker.books()

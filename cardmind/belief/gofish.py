@@ -140,6 +140,7 @@ class GoFishBelief:
         #: to act knows this); by default a record's end is a legal prefix and a book may follow
         self.settled = False
         self._cache: tuple[int, Any] | None = None
+        self._world_cache: tuple | None = None  # (key, worlds, probabilities) of sample_hidden
 
     @classmethod
     def from_record(cls, record, seat: int | None = None, upto_event: int | None = None, **kwargs) -> "GoFishBelief":
@@ -354,6 +355,52 @@ class GoFishBelief:
                 hi += 1
             out.append(entry)
         return out
+
+    def sample_hidden(self, n: int, rng: np.random.Generator) -> list[dict[Any, list[int]]] | None:
+        """``n`` independent draws of the hidden counts from the exact posterior (consistent
+        deals equally likely): each a ``{seat or "stock": [cards per rank]}`` map, counts in
+        the order of :attr:`ranks`, for every other seat and the stock (a rank in a book
+        counts nowhere). Only the exact joint filter can draw them (two players, and small
+        games); ``None`` when the draw engine is in use (its answers are marginals).
+
+        Args:
+            n: how many draws.
+            rng: the generator drawing them.
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        if self.engine != "fast":
+            return None
+        got = self._filter_groups()
+        if got is None:
+            return None
+        ff, groups = got
+        key = (len(self.events), self.settled)
+        if self._world_cache is None or self._world_cache[0] != key:
+            rows, weights = [], []
+            for (pub, bk, _pend), (H, W) in groups.items():
+                base = np.zeros((self.K + 1, self.R), dtype=np.int64)
+                for ri, r in enumerate(self.ranks):
+                    for k in range(self.K):
+                        base[k, ri] = ff.pubcount(pub[k], r)
+                    base[self.K, ri] = ff.unknown(r, pub, bk)
+                hid = H.astype(np.int64).reshape(len(H), self.K, self.R)
+                full = np.repeat(base[None], len(H), axis=0)
+                full[:, :self.K] += hid
+                full[:, self.K] -= hid.sum(axis=1)
+                rows.append(full)
+                weights.append(W)
+            allw = np.concatenate(weights)
+            total = allw.sum()
+            if not total:
+                raise Contradiction("no deal is consistent with the events")
+            probs = np.array([w / total for w in allw], dtype=float)
+            self._world_cache = (key, np.concatenate(rows), probs / probs.sum())
+        _, worlds, probs = self._world_cache
+        pick = rng.choice(len(probs), size=n, p=probs)
+        seats = self.others + ["stock"]
+        return [{s: worlds[i, k].tolist() for k, s in enumerate(seats)} for i in pick]
 
     def p_holds(self, seat: int, rank: str) -> float:
         """P(``seat`` holds at least one card of ``rank`` now)."""
