@@ -12,6 +12,15 @@ kept), and ``reveal`` 1 when the rank has not been asked for by this player befo
 tells everyone it holds the rank). Handing a card over (``give: "one"``) it gives the lowest
 suit; dealt books are laid. Phase 2: it asks for the book (of a rank it does not hold) most
 likely held by the player it asks.
+
+**Look-ahead** (settings ``search``, ``search_width``, ``search_players``; on at tables of three
+or more players): unless a hit is certain, the ``search_width`` best asks by EV are each played
+out to the end of phase 1 in the same ``search`` worlds (every seat then playing a count-level
+``peer``, :mod:`.gofish_rollout`), and the ask that wins most often is chosen. The worlds come
+from the exact posterior when the tracker's joint filter is in use
+(:meth:`~cardmind.belief.gofish.GoFishBelief.sample_hidden`), else they fit the public memory
+(:func:`.gofish_rollout.memory_worlds`: an approximation). With two players it did not beat
+the EV against ``peer`` (``docs/strength.md``), so it is off there by default.
 """
 
 from __future__ import annotations
@@ -63,8 +72,6 @@ class GoFishBeliefAgent(Agent):
             chance of a hit when the tracker only sampled).
         search_players: the look-ahead is used at tables of at least this many players
             (default 3: with two players it did not beat the EV, ``docs/strength.md``).
-        w_held: bonus per card of the rank already held, times ``p`` (a hit on a rank held
-            more is closer to a book; 0 disables).
         w_exposed: cost per card of a miss that hands the turn over while the others know
             this player holds those cards: ``(1 - p) * (1 - p_draw) * exposed``, where
             ``exposed`` counts its cards of the ranks it has asked for (this one included),
@@ -80,7 +87,7 @@ class GoFishBeliefAgent(Agent):
     name = "belief"
     games = ("gofish",)
     default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "sampled": "search",
-                        "search": 48, "search_width": 4, "search_players": 3, "w_held": 0.0,
+                        "search": 48, "search_width": 4, "search_players": 3,
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
                         "record_block": AGENT_RECORD_BLOCK, "exact_free": AGENT_EXACT_FREE,
                         "enum_nodes": AGENT_ENUM_NODES, "enum_leaves": AGENT_ENUM_LEAVES,
@@ -197,8 +204,6 @@ class GoFishBeliefAgent(Agent):
             reveal = 0.0 if a.rank in self.asked else 1.0
             ev = cards + p * s["w_turn"] + p_book * s["w_book"] \
                 + (1 - p) * p_draw * (1 + s["w_turn"]) - s["w_reveal"] * reveal
-            if s["w_held"]:
-                ev += s["w_held"] * p * have
             if s["w_exposed"]:
                 exposed = sum(1 for c in own if c[0] in self.asked or c[0] == a.rank)
                 ev -= s["w_exposed"] * (1 - p) * (1 - p_draw) * exposed
