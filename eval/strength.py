@@ -10,6 +10,7 @@ interval from the paired duplicate results, points per game, how often each agen
     python eval/strength.py literature8 --games 400 --jobs 2       # eight players
     python eval/strength.py gofish --games 2000 --jobs 2           # Go Fish, 2 players
     python eval/strength.py gofish4 --games 400 --jobs 2           # Go Fish, 4 players
+    python eval/strength.py gofish4-nosearch --games 400 --jobs 2  # the same, look-ahead off
 
 Each study keeps its tournament folders under ``eval/out/strength/`` (so a killed run can be
 continued with ``--resume``).
@@ -36,6 +37,9 @@ STUDIES = {
     "gofish": [("gofish", {"players": 2}, ["belief", "random"]),
                ("gofish", {"players": 2}, ["belief", "peer"])],
     "gofish4": [("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"])],
+    # the same deals with the look-ahead off (the moves the tracker only sampled go to peer)
+    "gofish4-nosearch": [("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"],
+                          {"belief": {"search": 0, "sampled": "peer"}})],
 }
 
 
@@ -62,15 +66,16 @@ def claim_accuracy(out_dir: Path) -> dict[str, list[int]]:
 
 def run_study(name: str, games: int, jobs: int, seed: int, resume: bool, quiet: bool) -> list[dict]:
     rows = []
-    for game, options, agents in STUDIES[name]:
-        tag = f"{game}-{options.get('players')}p-" + "-".join(agents)
+    for game, options, agents, *extra in STUDIES[name]:
+        settings = extra[0] if extra else None
+        tag = f"{game}-{options.get('players')}p-" + "-".join(agents) + ("-" + name if settings else "")
         out = ROOT / "eval" / "out" / "strength" / tag
         t0 = time.time()
         s = run_tournament(game, agents, games=games, jobs=jobs, seed=seed, out_dir=out, options=options,
-                           quiet=quiet, resume=resume and (out / "results.jsonl").exists())
+                           quiet=quiet, resume=resume and (out / "results.jsonl").exists(), settings=settings)
         claims = claim_accuracy(Path(s["out_dir"])) if game == "literature" else {}
         rows.append({"game": game, "options": options, "agents": agents, "summary": s, "claims": claims,
-                     "wall": time.time() - t0})
+                     "settings": settings, "wall": time.time() - t0})
     return rows
 
 
@@ -91,7 +96,8 @@ def fmt_rows(rows: list[dict]) -> str:
     for r in rows:
         s = r["summary"]
         opts = ", ".join(f"{k} {v}" for k, v in r["options"].items())
-        out.append(f"#### {r['game']} ({opts}): {' vs '.join(r['agents'])}")
+        out.append(f"#### {r['game']} ({opts}): {' vs '.join(r['agents'])}"
+                   + (f" (settings {json.dumps(r['settings'])})" if r.get("settings") else ""))
         out.append("")
         out.append(f"{s['games']} games ({s['deals']} deals x {s['games_per_deal']} seatings), seed {s['seed']}; "
                    f"{_rate(s['timing'])}; "
