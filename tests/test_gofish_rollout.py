@@ -9,11 +9,11 @@ import random
 import numpy as np
 import pytest
 
+from cardmind.agents.gofish import GoFishRandomAgent
 from cardmind.agents.gofish_belief import GoFishBeliefAgent
 from cardmind.agents.gofish_peer import GoFishPeerAgent
 from cardmind.agents.gofish_rollout import Memory, memory_worlds, peer_ask, play_out
 from cardmind.agents.match import play_game
-from cardmind.agents.gofish import GoFishRandomAgent
 from cardmind.belief.gofish import GoFishBelief
 from cardmind.core import get_game
 from cardmind.games.gofish import Ask

@@ -37,7 +37,6 @@ from .base import Agent, register_agent
 from .gofish_peer import GoFishPeerAgent
 from .gofish_rollout import Memory, memory_worlds, play_out
 
-
 #: the player's draw-engine settings (see ``docs/gofish-belief.md``)
 AGENT_STEPS = 8
 AGENT_BLOCK = 1

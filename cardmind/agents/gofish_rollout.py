@@ -147,6 +147,20 @@ def _book(p: int, r: int, public: bool, hands, sizes, books, mem: Memory, S: int
         _emptied(p, mem, len(hands[p]))
 
 
+def _draw_unseen(p: int, hands, sizes, stock, books, mem: Memory, S: int, face_up: bool) -> None:
+    """Seat ``p`` draws the next card of the stock, seen by nobody else (a book it completes
+    is face down unless ``face_up``)."""
+    c = stock.pop()
+    hands[p][c] += 1
+    sizes[p] += 1
+    lacks = mem.lacks[p]
+    for x in range(len(lacks)):
+        if lacks[x] >= 0:
+            lacks[x] += 1
+    if hands[p][c] == S:
+        _book(p, c, face_up, hands, sizes, books, mem, S)
+
+
 def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Memory, turn: int,
              S: int, rnd: random.Random, first: tuple[int, int] | None = None, give_all: bool = False,
              face_up: bool = False, policy=peer_ask, max_moves: int = 10_000) -> list[int]:
@@ -187,25 +201,11 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
             if not stock:
                 p = (p + 1) % n
                 continue
-            c = stock.pop()                # on turn with no cards: draw, unseen, and play on
-            hands[p][c] += 1
-            sizes[p] += 1
-            for r in range(R):
-                if lacks[p][r] >= 0:
-                    lacks[p][r] += 1
-            if hands[p][c] == S:
-                _book(p, c, face_up, hands, sizes, books, mem, S)
-            continue
+            _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)  # on turn with no cards:
+            continue                                                   # draw, and play on
         targets = [t for t in range(n) if t != p and sizes[t]]
         if not targets:                    # nobody to ask: draw, unseen, the turn passes
-            c = stock.pop()
-            hands[p][c] += 1
-            sizes[p] += 1
-            for r in range(R):
-                if lacks[p][r] >= 0:
-                    lacks[p][r] += 1
-            if hands[p][c] == S:
-                _book(p, c, face_up, hands, sizes, books, mem, S)
+            _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)
             p = (p + 1) % n
             continue
         if first is not None:
@@ -236,19 +236,15 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
         if not stock:
             p = (p + 1) % n
             continue
-        c = stock.pop()
-        hands[p][c] += 1
-        sizes[p] += 1
-        if c == r:                         # the rank asked for: shown, the turn is kept
+        if stock[-1] == r:                 # the rank asked for: shown, the turn is kept
+            stock.pop()
+            hands[p][r] += 1
+            sizes[p] += 1
             lo[p][r] += 1
             if hands[p][r] == S:
                 _book(p, r, True, hands, sizes, books, mem, S)
             continue
-        for x in range(R):
-            if lacks[p][x] >= 0:
-                lacks[p][x] += 1
-        if hands[p][c] == S:
-            _book(p, c, face_up, hands, sizes, books, mem, S)
+        _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)
         p = (p + 1) % n
     raise RuntimeError(f"a Go Fish play-out did not end within {max_moves} moves")
 

@@ -43,13 +43,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from math import comb, factorial
+from math import factorial
 from typing import Any
 
 import numpy as np
 
 from ..errors import Contradiction, IllegalAction
-from ..games.gofish.rules import deck_cards, game_ranks, game_suits, stock_size
+from ..games.gofish.rules import game_ranks, game_suits
 
 State = tuple  # (h: tuple, pub: tuple[frozenset], bk: tuple[(rank, owner)], pend: tuple | None)
 
