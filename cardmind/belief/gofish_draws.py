@@ -1157,6 +1157,17 @@ class DrawEngine:
             raise Contradiction("no deal is consistent with the events (no draw ranks found)")
         return got
 
+    def _record(self, pr, dw: list[dict], draws: list[int], acc_h: dict, acc_b: dict) -> None:
+        """Add one Rao-Blackwellised sample of the chain: the block product ``pr`` (summed over
+        the unseen ``draws``, whose per-rank weights are ``dw``) adds its normalised holdings
+        and book marginals to ``acc_h``/``acc_b`` and each draw's conditional rank
+        distribution to ``self._cond``."""
+        pr.marginals(acc_h, acc_b, 1.0 / pr.total)
+        for k, j in enumerate(draws):
+            c = self._cond.setdefault(j, {})
+            for q, v in dw[k].items():
+                c[q] = c.get(q, 0.0) + v / pr.total
+
     def _mcmc(self, tl: _Timeline) -> _Answer:
         """Markov chain over the draw ranks, two kinds of exact (Gibbs) moves per step:
 
@@ -1202,13 +1213,8 @@ class DrawEngine:
                 fixed = {k: q for k, q in enumerate(delta) if k not in rfree}
                 pr = self.product(tl, fixed, rfree, tl.n)
                 if pr.total > 0:
-                    dw = pr.draw_weights()
-                    pr.marginals(acc_h, acc_b, 1.0 / pr.total)
+                    self._record(pr, pr.draw_weights(), rfree, acc_h, acc_b)
                     nsamp += 1
-                    for k, j in enumerate(rfree):
-                        c = self._cond.setdefault(j, {})
-                        for q, v in dw[k].items():
-                            c[q] = c.get(q, 0.0) + v / pr.total
             for i in range(len(free)):
                 rest = free[i:]
                 fixed = {k: q for k, q in enumerate(delta) if k not in rest}
@@ -1217,12 +1223,8 @@ class DrawEngine:
                     break
                 dw = pr.draw_weights()
                 if i == 0 and record and not rbig > len(free):
-                    pr.marginals(acc_h, acc_b, 1.0 / pr.total)
+                    self._record(pr, dw, rest, acc_h, acc_b)
                     nsamp += 1
-                    for k, j in enumerate(rest):
-                        c = self._cond.setdefault(j, {})
-                        for q, v in dw[k].items():
-                            c[q] = c.get(q, 0.0) + v / pr.total
                 qs = list(dw[0])
                 ws = np.array([float(dw[0][q]) for q in qs])
                 delta[rest[0]] = qs[int(self.rng.choice(len(qs), p=ws / ws.sum()))]
