@@ -130,10 +130,12 @@ def test_bruteforce_counts_the_deal():
     assert ref.holdings()[1]["3"] == {0: bf.Fraction(5, 7), 1: bf.Fraction(2, 7)}
 
 
-def test_sampler_within_tolerance():
-    """The draw engine's Gibbs sampler (every exact shortcut off, one draw summed per step, so
-    that it really samples) on small 3- and 4-player decks with several unseen draws: every
-    holdings marginal and book rank within TOL of the exact answer after 300 steps."""
+@pytest.mark.parametrize("sampler", ["seats", "draws"])
+def test_sampler_within_tolerance(sampler):
+    """The draw engine's Gibbs sampler (every exact shortcut off, one draw summed per step in
+    the older ``draws`` sampler, so that it really samples) on small 3- and 4-player decks
+    with several unseen draws: every holdings marginal and book rank within TOL of the exact
+    answer after 300 steps, and (``seats``) within a few of its own estimated standard errors."""
     TOL = 0.08
     checked = 0
     worst = 0.0
@@ -147,13 +149,17 @@ def test_sampler_within_tolerance():
         ref = bf.prefixes(view.options, seat, view.header["hand"], evs)
         for L in range(len(evs) // 3, len(evs) + 1, max(1, len(evs) // 4)):
             t = tracker(view, seat, engine="draws", enum_nodes=0, exact_free=0, record_block=1, block=1,
-                        steps=300)
+                        steps=300, draw_options={"sampler": sampler})
             for ev in evs[:L]:
                 t.observe(ev)
             hold = t.holdings()
             if t.exact:  # no unseen draw yet: nothing sampled
+                assert t.stderr is None
                 continue
             assert t.mode == "mcmc"
+            se = t.stderr
+            assert se is not None and 0 <= se < TOL
+            tol = TOL if sampler == "draws" else min(TOL, 5 * se + 0.005)
             want = ref[L].holdings()
             for s, rd in want.items():
                 if s == seat:
@@ -166,7 +172,7 @@ def test_sampler_within_tolerance():
                     for c in set(dist) | set(got):
                         err = abs(float(dist.get(c, 0)) - got.get(c, 0.0))
                         worst = max(worst, err)
-                        assert err <= TOL, (opts, L, s, rank, dist, got)
+                        assert err <= tol, (opts, L, s, rank, dist, got, se)
             for b, w in zip(t.books(), ref[L].book_ranks()):
                 for rank in set(b["ranks"]) | set(w):
                     assert abs(b["ranks"].get(rank, 0.0) - float(w.get(rank, 0))) <= TOL
@@ -174,8 +180,83 @@ def test_sampler_within_tolerance():
             assert 0.5 * ref[L].n <= t.consistent_deals <= 2 * ref[L].n, (t.consistent_deals, ref[L].n)
             checked += 1
     assert checked >= 3
-    print(f"sampler: {checked} positions, largest error {worst:.4f}")
+    print(f"sampler {sampler}: {checked} positions, largest error {worst:.4f}")
     assert worst > 0  # it did sample (an exact answer would have error 0 everywhere)
+
+
+def test_joint_sample_matches_exact_conditional():
+    """``DrawEngine._joint_sample`` (backward sampling through one block product) draws the
+    free draws' ranks from their exact joint conditional: over 3000 draws the frequency of
+    every joint rank vector of a seat's unseen draws is within 0.03 of its exact probability
+    (each vector's count from the block product with those draws fixed)."""
+    from itertools import product as iproduct
+
+    def position(seed: int, L: int):
+        """(engine, timeline, product, draws, exact probabilities) at a prefix, or None."""
+        opts = {"players": 3, "ranks": 6, "suits": 4, "hand": 4}
+        view = play(opts, ["random"] * 3, seed).for_seat(0)
+        if L > len(view.events):
+            return None
+        t = tracker(view, 0, engine="draws", enum_nodes=0, exact_free=0, steps=20)
+        for ev in view.events[:L]:
+            t.observe(ev)
+        t.holdings()
+        if t.mode != "mcmc":
+            return None
+        eng = t._draws
+        tl = eng._tl
+        seats = {}
+        for j, d in enumerate(tl.draws):
+            seats.setdefault(d.seat, []).append(j)
+        js = max(seats.values(), key=len)[:3]
+        if len(js) < 2:
+            return None
+        fixed = {k: q for k, q in enumerate(eng.delta) if k not in js}
+        pr = eng.product(tl, fixed, js, tl.n)
+        want = {}
+        for combo in iproduct(*[tl.draws[j].domain for j in js]):
+            f = dict(fixed)
+            f.update(zip(js, combo))
+            w = float(eng.product(tl, f, [], tl.n, backward=False).total)
+            if w > 0:
+                want[combo] = w / float(pr.total)
+        return (eng, pr, js, want) if len(want) >= 4 else None
+
+    got_pos = next(p for p in (position(seed, L) for seed in range(5, 40) for L in (12, 18, 24)) if p)
+    eng, pr, js, want = got_pos
+    assert abs(sum(want.values()) - 1) < 1e-9
+    eng.rng = np.random.default_rng(7)
+    n = 3000
+    got: dict = {}
+    for _ in range(n):
+        out = eng._joint_sample(pr)
+        key = tuple(out[j] for j in js)
+        got[key] = got.get(key, 0) + 1
+    assert set(got) <= set(want)
+    for combo, p in want.items():
+        assert abs(got.get(combo, 0) / n - p) <= 0.03, (combo, p, got.get(combo, 0) / n)
+
+
+def test_precision_goes_on_until_the_standard_error_is_met():
+    """With ``precision`` the sampler makes more steps than ``steps`` until its estimated
+    standard error is at most the target (or ``max_steps``)."""
+    opts = {"players": 4, "ranks": 7, "suits": 4, "hand": 4}
+    view = play(opts, ["random"] * 4, 3).for_seat(0)
+    # the first prefix where three seats have unseen draws
+    L = next(i for i in range(len(view.events) + 1)
+             if len({e["player"] for e in view.events[:i] if e["type"] == "draw" and e["card"] is None}) == 3)
+    kw = dict(engine="draws", enum_nodes=0, exact_free=0, steps=40)
+    loose = tracker(view, 0, **kw)
+    tight = tracker(view, 0, **kw, draw_options={"precision": 0.01, "max_steps": 3000})
+    for ev in view.events[:L]:
+        loose.observe(ev)
+        tight.observe(ev)
+    loose.holdings()
+    tight.holdings()
+    assert loose.mode == tight.mode == "mcmc"
+    assert loose.stderr > 0.01
+    assert tight.stderr <= 0.01
+    assert tight._draws._answer[1].steps > loose._draws._answer[1].steps == 40
 
 
 def test_full_deck_float_sum_matches_integers():

@@ -231,7 +231,8 @@ class GoFishBelief:
         if self.exact_only and not ans.exact:
             raise MemoryError("the Go Fish belief is not exact here (the draw engine had to sample)")
         return {"exact": ans.exact, "den": ans.den, "total": ans.total, "holdings": ans.holdings,
-                "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books}
+                "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books,
+                "stderr": ans.stderr}
 
     def _run(self):
         """The reference filter over every event (cached per event count)."""
@@ -258,6 +259,15 @@ class GoFishBelief:
             return "filter"
         self._answer()
         return self._draws.last_mode if self._use_draws else "filter"
+
+    @property
+    def stderr(self) -> float | None:
+        """The largest estimated standard error of any holdings probability when the answers
+        were sampled (mode ``"mcmc"``: batch means over the chain, see
+        :mod:`.gofish_draws`), else ``None`` (exact, or exact up to rounding)."""
+        if self.engine == "reference":
+            return None
+        return self._answer().get("stderr")
 
     def check_consistent(self) -> bool:
         """Check, per event and cheaply, that some deal is still consistent with the events.
@@ -412,7 +422,8 @@ class GoFishBelief:
     def to_json(self) -> dict[str, Any]:
         """The belief object of ``cardmind belief --json`` for Go Fish (records.md):
         ``consistent_deals`` (exact integer, or an estimate when ``exact`` is false),
-        ``holdings`` (seats and counts as string keys), ``books``, and ``exact``."""
+        ``holdings`` (seats and counts as string keys), ``books``, ``exact``, ``mode`` (see
+        :attr:`mode`) and, when sampled, ``stderr`` (see :attr:`stderr`)."""
         hold = {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
                 for k, v in self.holdings().items()}
         books = []
@@ -421,8 +432,11 @@ class GoFishBelief:
             if isinstance(b["owner"], dict):
                 b["owner"] = {str(k): v for k, v in b["owner"].items()}
             books.append(b)
-        return {"consistent_deals": self.consistent_deals, "exact": self.exact, "holdings": hold,
-                "books": books}
+        out = {"consistent_deals": self.consistent_deals, "exact": self.exact, "mode": self.mode,
+               "holdings": hold, "books": books}
+        if self.stderr is not None:
+            out["stderr"] = self.stderr
+        return out
 
 
 # ----------------------------------------------------------------------------- populations

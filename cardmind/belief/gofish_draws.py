@@ -73,6 +73,13 @@ DEFAULT_ENUM_NODES = 40
 DEFAULT_ENUM_LEAVES = 2
 #: importance samples of the estimate of the number of consistent deals
 DEFAULT_IS_SAMPLES = 200
+#: the Gibbs moves: ``"seats"`` (every step redraws all unseen draws of one seat jointly) or
+#: ``"draws"`` (``block`` random draws per step; the older sampler)
+DEFAULT_SAMPLER = "seats"
+#: most draws of one seat redrawn (and summed over) in one ``"seats"`` step
+DEFAULT_SEAT_CAP = 8
+#: batches of the batch-means estimate of the sampler's standard error
+STDERR_BATCHES = 10
 
 _FACT = np.array([factorial(i) for i in range(21)], dtype=np.int64)
 
@@ -499,6 +506,7 @@ class _Answer:
     draws: int = 0
     leaves: int | None = None
     steps: int = 0
+    stderr: float | None = None     # sampled answers: largest estimated standard error
 
 
 class DrawEngine:
@@ -551,6 +559,17 @@ class DrawEngine:
         #: failed attempts (the answer is then sampled where an enumeration might have
         #: succeeded again after new facts pruned it)
         self.enum_memo = False
+        #: the Gibbs moves (``DEFAULT_SAMPLER``): ``"seats"`` or ``"draws"``
+        self.sampler = DEFAULT_SAMPLER
+        #: most draws of one seat a ``"seats"`` step redraws (a seat with more: a random run of
+        #: this many of its consecutive draws)
+        self.seat_cap = DEFAULT_SEAT_CAP
+        #: when above 0: after ``steps``, go on (``steps`` more at a time) until the largest
+        #: estimated standard error of a holdings probability is at most this, or
+        #: ``max_steps`` steps were made
+        self.precision = 0.0
+        #: the cap of the steps with ``precision``
+        self.max_steps = 20_000
         self._enum_failed: int | None = None
         self.rng = np.random.default_rng(seed)
         self.H = t.options["hand"]
@@ -1157,118 +1176,216 @@ class DrawEngine:
             raise Contradiction("no deal is consistent with the events (no draw ranks found)")
         return got
 
-    def _record(self, pr, dw: list[dict], draws: list[int], acc_h: dict, acc_b: dict) -> None:
+    def _record(self, pr, dw: list[dict], draws: list[int], rec: "_Samples", own: int | None = None) -> None:
         """Add one Rao-Blackwellised sample of the chain: the block product ``pr`` (summed over
         the unseen ``draws``, whose per-rank weights are ``dw``) adds its normalised holdings
-        and book marginals to ``acc_h``/``acc_b`` and each draw's conditional rank
-        distribution to ``self._cond``."""
-        pr.marginals(acc_h, acc_b, 1.0 / pr.total)
+        and book marginals to ``rec`` and each draw's conditional rank distribution to
+        ``self._cond``. With ``own`` (a ``"seats"`` step summed over that seat's draws) only
+        that seat's, the stock's and the draw-less seats' holdings (and the books they made)
+        are added: another seat's cards are better estimated in its own steps."""
+        tmp_h: dict = {}
+        tmp_b: list = []
+        pr.marginals(tmp_h, tmp_b, 1.0 / pr.total)
+        keep = None
+        if own is not None:
+            drawing = {d.seat for d in pr.tl.draws}
+            keep = {s for s in self.t.others if s == own or s not in drawing}
+        rec.add(tmp_h, tmp_b, keep, self._book_makers(pr.tl))
         for k, j in enumerate(draws):
             c = self._cond.setdefault(j, {})
             for q, v in dw[k].items():
                 c[q] = c.get(q, 0.0) + v / pr.total
 
+    @staticmethod
+    def _book_makers(tl: _Timeline) -> list[int]:
+        """The seat that made each face-down book (``tl.hidden``)."""
+        return [h[1] if h[0] == "open" else tl.draws[h[1]].seat for h in tl.hidden]
+
+    def _joint_sample(self, pr: "_Product") -> dict:
+        """New ranks for all the free draws of ``pr`` at once, drawn from their exact joint
+        conditional: backward sampling through the block product's forward tables (the end
+        state in proportion to its count, then each rank's variant and usage in proportion to
+        the count before it times the block's weight). Returns ``{draw: rank}``."""
+        dp, sp = pr.dp, pr.sp
+        R = len(dp.order)
+        rows, F = dp.F[R]
+        A = (1 << dp.m) - 1
+        term = np.flatnonzero(sp.terminal)
+        w = np.asarray(F[rows[A], term], dtype=float)
+        u = int(term[self.rng.choice(len(term), p=w / w.sum())])
+        ranks = self.t.ranks
+        out: dict = {}
+        for i in range(R - 1, -1, -1):
+            pos = dp.order[i]
+            prows, PF = dp.F[i]
+            opts, ws = [], []
+            for t, b in dp.vb[pos]:
+                if A & t != t or (A ^ t) not in prows:
+                    continue
+                src = b.table(sp, -1)[:, u]
+                fw = np.asarray(PF[prows[A ^ t], src], dtype=float) * b.weights(float)
+                opts.append((t, src))
+                ws.append(fw)
+            sizes = [len(x) for x in ws]
+            flat = np.concatenate(ws)
+            k = int(self.rng.choice(len(flat), p=flat / flat.sum()))
+            v = 0
+            while k >= sizes[v]:
+                k -= sizes[v]
+                v += 1
+            t, src = opts[v]
+            u = int(src[k])
+            A ^= t
+            for bit, j in enumerate(pr.free):
+                if t >> bit & 1:
+                    out[j] = ranks[pos]
+        return out
+
     def _mcmc(self, tl: _Timeline) -> _Answer:
-        """Markov chain over the draw ranks, two kinds of exact (Gibbs) moves per step:
+        """Markov chain over the draw ranks (the dealt hands are summed over exactly in every
+        block product). Moves, all exact (Gibbs):
 
-        * **redraw**: ``block`` random draws get new ranks from their exact joint conditional
-          (one after the other, each from the block product summed over the ones not yet
-          drawn); this changes which ranks were drawn;
-        * **exchange** (``exchanges`` per step): two ranks ``a`` and ``b``; the draws now of
-          rank ``a`` or ``b`` (at most six, chosen at random) are split between ``a`` and ``b``
-          anew from their exact joint conditional (the block product with those draws free
-          but restricted to ``a`` and ``b``; a variant of rank ``a``'s block per split). This
-          moves between states that differ in which seat's draws were which, and that no
-          single redraw connects.
+        * ``sampler = "seats"`` (default): step ``i`` takes the next seat in turn with unseen
+          draws and redraws all of them (at most ``seat_cap``: else a random run of that many
+          consecutive ones) jointly from their exact conditional given the other seats' draws
+          (:meth:`_joint_sample`); the block product of that step gives the exact marginals of
+          *that* seat's holdings (and the stock's) given the others' draws, which is what the
+          answer averages for that seat (Rao-Blackwellised);
+        * ``sampler = "draws"``: ``block`` random draws get new ranks one after the other,
+          each from the block product summed over the ones not yet drawn, and every step's
+          estimate sums over ``record_block`` random draws (the older sampler);
+        * **exchange** (``exchanges`` per step, both samplers): two ranks ``a`` and ``b``; the
+          draws now of rank ``a`` or ``b`` (at most six, chosen at random) are split between
+          ``a`` and ``b`` anew from their exact joint conditional. This moves between states
+          that differ in which seat's draws were which.
 
-        Every move's block product gives the exact marginals given what the move keeps fixed;
-        the answers average those (Rao-Blackwellised)."""
+        The standard error of every averaged probability is estimated by batch means
+        (``STDERR_BATCHES`` batches); with ``precision`` the chain goes on until the largest
+        is at most ``precision`` (or ``max_steps``).
+
+        Raises:
+            ValueError: an unknown ``sampler``.
+        """
+        if self.sampler not in ("seats", "draws"):
+            raise ValueError(f"unknown sampler {self.sampler!r} (\"seats\" or \"draws\")")
         D = len(tl.draws)
         delta = self._init_chain(tl)
         self.delta = delta
         self._chain_key = (tl.n, D)
-        steps = self.steps
-        burn = min(steps // 5, 2 * D)
-        bsize = max(1, min(self.block_size, D))
-        acc_h: dict = {}
-        acc_b: list = []
-        nsamp = 0
+        by_seat: dict[int, list[int]] = {}
+        for j, d in enumerate(tl.draws):
+            by_seat.setdefault(d.seat, []).append(j)
+        turn = sorted(by_seat)
+        seats = self.sampler == "seats"
+        burn = len(turn) if seats else min(self.steps // 5, 2 * D)
+        rec = _Samples(len(tl.hidden))
         self._cond = {}
-        for step in range(steps + burn):
-            record = step >= burn
-            # redraw (the most recent draws, whose cards are the likeliest still held, are
-            # summed over in every estimate when ``recent`` is set)
-            pick = list(range(max(0, D - self.recent), D))
-            pool = [j for j in range(D) if j not in pick]
-            k = min(bsize, len(pool))
-            free = pick + ([int(j) for j in self.rng.choice(pool, size=k, replace=False)] if k else [])
-            free.sort(key=lambda j: -tl.draws[j].time)
-            rbig = min(self.record_block, D)
-            if record and rbig > len(free):
-                # the estimate sums over a larger random set of draws than the move redraws
-                # (chosen independently of the state: every such average is unbiased)
-                rfree = pick + [int(j) for j in self.rng.choice(pool, size=min(len(pool), rbig - len(pick)),
-                                                                  replace=False)]
-                rfree.sort(key=lambda j: -tl.draws[j].time)
-                fixed = {k: q for k, q in enumerate(delta) if k not in rfree}
-                pr = self.product(tl, fixed, rfree, tl.n)
-                if pr.total > 0:
-                    self._record(pr, pr.draw_weights(), rfree, acc_h, acc_b)
-                    nsamp += 1
-            for i in range(len(free)):
-                rest = free[i:]
-                fixed = {k: q for k, q in enumerate(delta) if k not in rest}
-                pr = self.product(tl, fixed, rest, tl.n)
-                if not pr.total > 0:  # cannot happen from a consistent state; stay
-                    break
-                dw = pr.draw_weights()
-                if i == 0 and record and not rbig > len(free):
-                    self._record(pr, dw, rest, acc_h, acc_b)
-                    nsamp += 1
-                qs = list(dw[0])
-                ws = np.array([float(dw[0][q]) for q in qs])
-                delta[rest[0]] = qs[int(self.rng.choice(len(qs), p=ws / ws.sum()))]
-            # exchanges
-            for _ in range(self.exchanges):
-                j = int(self.rng.integers(D))
-                a = delta[j]
-                others = [q for q in tl.draws[j].domain if q != a]
-                if not others:
-                    continue
-                b = others[int(self.rng.integers(len(others)))]
-                pair = {a, b}
-                cand = [i for i, q in enumerate(delta) if q in pair and pair <= set(tl.draws[i].domain)]
-                if len(cand) > 6:
-                    cand = [int(i) for i in self.rng.choice(cand, size=6, replace=False)]
-                fixed = {k: q for k, q in enumerate(delta) if k not in cand}
-                pr = self.product(tl, fixed, cand, tl.n, allowed=pair,
-                                  backward=True if record and self.rb_exchange else "free")
-                if not pr.total > 0:
-                    continue
-                if record and self.rb_exchange:
-                    pr.marginals(acc_h, acc_b, 1.0 / pr.total)
-                    nsamp += 1
-                ia = self.t.rank_index[a]
-                vs = pr.vb[ia]
-                if len(vs) == 1:  # one split only (its block may hold no free draw at all)
-                    for k, i in enumerate(cand):
-                        delta[i] = a if vs[0][0] >> k & 1 else b
-                    continue
-                ws = np.array([float(_sum(bk.weights(float) * pr.ctx(ia, vi))) for vi, (_, bk) in enumerate(vs)])
-                if not ws.sum() > 0:
-                    continue
-                tmask = vs[int(self.rng.choice(len(vs), p=ws / ws.sum()))][0]
-                for k, i in enumerate(cand):
-                    delta[i] = a if tmask >> k & 1 else b
-        hold = {k: {c: float(x) / nsamp for c, x in enumerate(arr) if x / nsamp > 1e-15}
-                for k, arr in acc_h.items()}
-        books = []
-        for i in range(len(tl.hidden)):
-            rk, ow = acc_b[i] if i < len(acc_b) else ({}, {})
-            books.append(({q: v / nsamp for q, v in rk.items() if v / nsamp > 1e-15},
-                          {o: v / nsamp for o, v in ow.items() if v / nsamp > 1e-15}))
+        step, end = 0, burn + self.steps
+        while True:
+            while step < end:
+                record = step >= burn
+                if seats:
+                    self._seat_step(tl, delta, by_seat[turn[step % len(turn)]], record, rec,
+                                    turn[step % len(turn)])
+                else:
+                    self._draw_step(tl, delta, record, rec)
+                for _ in range(self.exchanges):
+                    self._exchange(tl, delta, record, rec)
+                step += 1
+            if not self.precision > 0 or step - burn >= self.max_steps or rec.stderr() <= self.precision:
+                break
+            end = min(step + max(1, self.steps), burn + self.max_steps)
+        hold, books = rec.means()
         self.delta = delta
-        return _Answer(False, None, hold, books, 1.0, steps=steps)
+        return _Answer(False, None, hold, books, 1.0, steps=step - burn, stderr=rec.stderr())
+
+    def _seat_step(self, tl: _Timeline, delta: list, js: list[int], record: bool, rec: "_Samples",
+                   seat: int) -> None:
+        """One ``"seats"`` move: redraw the unseen draws ``js`` of ``seat`` jointly."""
+        if len(js) > self.seat_cap:
+            a = int(self.rng.integers(len(js) - self.seat_cap + 1))
+            js = js[a:a + self.seat_cap]
+        free = sorted(js, key=lambda j: -tl.draws[j].time)
+        out = set(free)
+        fixed = {k: q for k, q in enumerate(delta) if k not in out}
+        pr = self.product(tl, fixed, free, tl.n, backward=record)
+        if not pr.total > 0:  # cannot happen from a consistent state; stay
+            return
+        if record:
+            self._record(pr, pr.draw_weights(), free, rec, own=seat)
+        for j, q in self._joint_sample(pr).items():
+            delta[j] = q
+
+    def _draw_step(self, tl: _Timeline, delta: list, record: bool, rec: "_Samples") -> None:
+        """One ``"draws"`` move: ``block`` random draws redrawn one after the other."""
+        D = len(tl.draws)
+        bsize = max(1, min(self.block_size, D))
+        # redraw (the most recent draws, whose cards are the likeliest still held, are
+        # summed over in every estimate when ``recent`` is set)
+        pick = list(range(max(0, D - self.recent), D))
+        pool = [j for j in range(D) if j not in pick]
+        k = min(bsize, len(pool))
+        free = pick + ([int(j) for j in self.rng.choice(pool, size=k, replace=False)] if k else [])
+        free.sort(key=lambda j: -tl.draws[j].time)
+        rbig = min(self.record_block, D)
+        if record and rbig > len(free):
+            # the estimate sums over a larger random set of draws than the move redraws
+            # (chosen independently of the state: every such average is unbiased)
+            rfree = pick + [int(j) for j in self.rng.choice(pool, size=min(len(pool), rbig - len(pick)),
+                                                              replace=False)]
+            rfree.sort(key=lambda j: -tl.draws[j].time)
+            fixed = {k: q for k, q in enumerate(delta) if k not in rfree}
+            pr = self.product(tl, fixed, rfree, tl.n)
+            if pr.total > 0:
+                self._record(pr, pr.draw_weights(), rfree, rec)
+        for i in range(len(free)):
+            rest = free[i:]
+            fixed = {k: q for k, q in enumerate(delta) if k not in rest}
+            pr = self.product(tl, fixed, rest, tl.n)
+            if not pr.total > 0:  # cannot happen from a consistent state; stay
+                break
+            dw = pr.draw_weights()
+            if i == 0 and record and not rbig > len(free):
+                self._record(pr, dw, rest, rec)
+            qs = list(dw[0])
+            ws = np.array([float(dw[0][q]) for q in qs])
+            delta[rest[0]] = qs[int(self.rng.choice(len(qs), p=ws / ws.sum()))]
+
+    def _exchange(self, tl: _Timeline, delta: list, record: bool, rec: "_Samples") -> None:
+        """One exchange move (see :meth:`_mcmc`)."""
+        D = len(tl.draws)
+        j = int(self.rng.integers(D))
+        a = delta[j]
+        others = [q for q in tl.draws[j].domain if q != a]
+        if not others:
+            return
+        b = others[int(self.rng.integers(len(others)))]
+        pair = {a, b}
+        cand = [i for i, q in enumerate(delta) if q in pair and pair <= set(tl.draws[i].domain)]
+        if len(cand) > 6:
+            cand = [int(i) for i in self.rng.choice(cand, size=6, replace=False)]
+        fixed = {k: q for k, q in enumerate(delta) if k not in cand}
+        pr = self.product(tl, fixed, cand, tl.n, allowed=pair,
+                          backward=True if record and self.rb_exchange else "free")
+        if not pr.total > 0:
+            return
+        if record and self.rb_exchange:
+            tmp_h: dict = {}
+            tmp_b: list = []
+            pr.marginals(tmp_h, tmp_b, 1.0 / pr.total)
+            rec.add(tmp_h, tmp_b, None, self._book_makers(tl))
+        ia = self.t.rank_index[a]
+        vs = pr.vb[ia]
+        if len(vs) == 1:  # one split only (its block may hold no free draw at all)
+            for k, i in enumerate(cand):
+                delta[i] = a if vs[0][0] >> k & 1 else b
+            return
+        ws = np.array([float(_sum(bk.weights(float) * pr.ctx(ia, vi))) for vi, (_, bk) in enumerate(vs)])
+        if not ws.sum() > 0:
+            return
+        tmask = vs[int(self.rng.choice(len(vs), p=ws / ws.sum()))][0]
+        for k, i in enumerate(cand):
+            delta[i] = a if tmask >> k & 1 else b
 
     def estimate_total(self, events: list[dict], settled: bool) -> float:
         """An estimate of the number of consistent deals: importance sampling of the draw
@@ -1301,6 +1418,60 @@ class DrawEngine:
         est = float(np.mean(vals))
         self._total_est = (key, est)
         return est
+
+
+class _Samples:
+    """The Rao-Blackwellised samples of a chain: per holdings key ``(seat or "stock", rank)``
+    the list of its probability vectors (one per step that recorded it), per face-down book
+    the summed rank and owner weights and their count."""
+
+    def __init__(self, n_books: int):
+        self.h: dict = {}
+        self.b = [[{}, {}, 0] for _ in range(n_books)]
+
+    def add(self, tmp_h: dict, tmp_b: list, keep: set | None, makers: list[int]) -> None:
+        """Add one step's marginals (``keep``: the seats whose holdings and books count; the
+        stock always; ``None``: all)."""
+        for key, arr in tmp_h.items():
+            if keep is None or key[0] == "stock" or key[0] in keep:
+                self.h.setdefault(key, []).append(np.asarray(arr, dtype=float))
+        for i, (rk, ow) in enumerate(tmp_b):
+            if i >= len(self.b) or not (keep is None or makers[i] in keep):
+                continue
+            acc = self.b[i]
+            for q, v in rk.items():
+                acc[0][q] = acc[0].get(q, 0.0) + v
+            for q, v in ow.items():
+                acc[1][q] = acc[1].get(q, 0.0) + v
+            acc[2] += 1
+
+    def means(self) -> tuple[dict, list]:
+        """``(holdings, books)`` as :class:`_Answer` holds them (probabilities)."""
+        hold = {}
+        for key, rows in self.h.items():
+            m = np.mean(rows, axis=0)
+            hold[key] = {c: float(x) for c, x in enumerate(m) if x > 1e-15}
+        books = []
+        for rk, ow, n in self.b:
+            n = max(n, 1)
+            books.append(({q: v / n for q, v in rk.items() if v / n > 1e-15},
+                          {o: v / n for o, v in ow.items() if v / n > 1e-15}))
+        return hold, books
+
+    def stderr(self) -> float:
+        """The largest batch-means standard error of any holdings probability (``inf`` while
+        some key has fewer samples than ``2 * STDERR_BATCHES``)."""
+        worst = 0.0
+        B = STDERR_BATCHES
+        for rows in self.h.values():
+            n = len(rows)
+            if n < 2 * B:
+                return float("inf")
+            X = np.asarray(rows)
+            cuts = np.linspace(0, n, B + 1).astype(int)
+            bm = np.array([X[cuts[i]:cuts[i + 1]].mean(axis=0) for i in range(B)])
+            worst = max(worst, float((bm.std(axis=0, ddof=1) / np.sqrt(B)).max()))
+        return worst
 
 
 class _Product:
