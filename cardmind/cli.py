@@ -33,12 +33,30 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {v}")
     return v
 
+def _precision(text: str) -> float:
+    """argparse type: a standard error target, a number above 0 and below 0.5."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < v < 0.5:
+        raise argparse.ArgumentTypeError(f"must be above 0 and below 0.5, not {text}")
+    return v
+
+
 def _add_record_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a cardmind-record/1 file (.jsonl)")
     p.add_argument("--seat", type=int, default=None,
                    help="whose view to take (required for a complete record; defaults to the record's observer)")
     p.add_argument("--upto", type=int, default=None, metavar="LINE",
                    help="use the record up to and including file line LINE (the header is line 1)")
+
+
+def _add_precision_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--precision", type=_precision, default=None, metavar="SE",
+                   help="where the Go Fish belief has to sample (3+ players, many unseen draws): sample "
+                        "until the largest estimated standard error of a probability is at most SE "
+                        "(e.g. 0.004; slower: see docs/gofish-belief.md). Exact answers meet any SE")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,11 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the advice as one JSON object (docs/hints.md)")
     p.add_argument("--asks", type=_positive_int, default=10, metavar="K", help="how many asks to show (1 or more; default 10)")
     p.add_argument("--no-table", action="store_true", help="leave out the belief table")
+    _add_precision_arg(p)
 
     p = sub.add_parser("belief", help="the exact posterior: consistent deals, card marginals, claim odds")
     _add_record_args(p)
     p.add_argument("--json", action="store_true",
                    help="print the belief object (same keys as the shared .expected.json cases)")
+    _add_precision_arg(p)
 
     p = sub.add_parser("validate", help="check a record: format, rules and (for a player's record) consistency")
     p.add_argument("record")
@@ -118,8 +138,11 @@ def _load(args: argparse.Namespace):
         raise RecordError(args.record, None, f"this is seat {rec.observer}'s record; "
                                              f"it cannot be seen from seat {args.seat}")
     seat = rec.observer if args.seat is None else args.seat
+    kwargs = {}
+    if getattr(args, "precision", None) is not None and rec.game.name == "gofish":
+        kwargs["draw_options"] = {"precision": args.precision}
     try:
-        tracker = tracker_for(rec, seat)
+        tracker = tracker_for(rec, seat, **kwargs)
         tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
     except Contradiction:
         check_record(rec, seat)  # raises a RecordError naming the event

@@ -11,7 +11,7 @@ players by default), and at every ``--every``-th prefix of every chosen seat's r
   draws have no exact answer here and end the seat's walk (its unseen draws only grow). With
   the full deck the counts pass 64 bits and the sum is in floating point: exact up to
   rounding (~1e-15);
-* answers the same position approximately, with three configurations:
+* answers the same position approximately, with these configurations (``--configs``):
 
   - ``default``: the tracker at its default settings, fresh for the position, as
     ``cardmind belief``/``cardmind hint`` use it (record end = a legal prefix); it is exact
@@ -19,17 +19,22 @@ players by default), and at every ``--every``-th prefix of every chosen seat's r
   - ``sampler``: the same default Gibbs settings with every exact shortcut switched off
     (``exact_free=0``, ``enum_nodes=0``), so that every position with an unseen draw is
     sampled: the error of the sampler itself, which the default uses past its exact range;
+  - ``precise``: the sampler with ``precision`` (``--precision``, as ``cardmind belief
+    --precision``): it samples until its estimated standard error is at most that;
+  - ``old``: the older ``draws`` sampler (100 steps), for comparison;
   - ``agent``: the ``belief`` player's settings (few steps, chain continued from query to
     query: one tracker per seat, queried at every measured prefix in order; ``settled`` (the
     last move is over, no book follows) wherever the next event is not a book);
 
 * and reports the largest absolute error of any holdings marginal P(seat holds k of rank r)
   (every other seat and the stock) and of any face-down book's rank probability, and the time
-  per answer (median and spread).
+  per answer (median and spread), and each sampled answer's own estimated standard error.
 
 Run (about 20 minutes; 45 on a busy shared 2-core machine)::
 
-    python eval/gofish_belief_error.py --players 3 4 --games 2 --every 6 --max-free 10
+    python eval/gofish_belief_error.py --players 3 4 --games 2 --every 6 --max-free 12
+    python eval/gofish_belief_error.py --players 3 4 --games 1 --every 6 --min-free 6 \
+        --max-free 12 --configs precise --precision 0.004
 
 Results are in ``docs/gofish-belief.md``.
 """
@@ -103,8 +108,12 @@ def timed(fn):
     return out, time.perf_counter() - t0
 
 
+CONFIGS = ("default", "sampler", "precise", "old", "agent")
+
+
 def run(players: int, games: int, every: int, seats: list[int] | None, max_free: int,
-        agents: str, seed0: int, out: list, verbose: bool) -> None:
+        agents: str, seed0: int, out: list, verbose: bool, configs: tuple = ("default", "sampler", "agent"),
+        min_free: int = 0, precision: float = 0.004) -> None:
     g = get_game("gofish")
     names = agents.split(",") if agents else ["peer"] * players
     for gi in range(games):
@@ -128,8 +137,12 @@ def run(players: int, games: int, every: int, seats: list[int] | None, max_free:
                 # the player's view: its last move is over, no book follows (true only where the
                 # next event is not a book)
                 settle = L == len(evs) or evs[L]["type"] != "book"
+                if "agent" in configs:
+                    feed(agent_t, evs, L)
+                if D < min_free:
+                    continue
                 refs = {}
-                for settled in (False, settle):
+                for settled in ((False, settle) if "agent" in configs else (False,)):
                     t = GoFishBelief(opts, seat, hand, engine="draws", exact_free=max(D, 1), enum_nodes=0)
                     t.settled = settled
                     feed(t, evs, L)
@@ -138,35 +151,39 @@ def run(players: int, games: int, every: int, seats: list[int] | None, max_free:
                 draws = t._draws._tl.draws if t._draws else []
                 row = {"players": players, "game": seed, "seat": seat, "events": L, "unseen_draws": len(draws),
                        "exact_time": te}
-                d = GoFishBelief(opts, seat, hand)
-                feed(d, evs, L)
-                got, dt = timed(lambda: answer(d))
-                eh, eb = max_error(refs[False], got, seat)
-                row["default"] = {"hold": eh, "book": eb, "time": dt, "mode": mode(d)}
-                sm = GoFishBelief(opts, seat, hand, enum_nodes=0, exact_free=0)
-                feed(sm, evs, L)
-                got, dt = timed(lambda: answer(sm))
-                eh, eb = max_error(refs[False], got, seat)
-                row["sampler"] = {"hold": eh, "book": eb, "time": dt, "mode": mode(sm)}
-                feed(agent_t, evs, L)
-                agent_t.settled = settle
-                got, dt = timed(lambda: answer(agent_t))
-                eh, eb = max_error(refs[settle], got, seat)
-                row["agent"] = {"hold": eh, "book": eb, "time": dt, "mode": mode(agent_t)}
+                fresh = {"default": {}, "sampler": {"enum_nodes": 0, "exact_free": 0},
+                         "precise": {"enum_nodes": 0, "exact_free": 0,
+                                     "draw_options": {"precision": precision, "max_steps": 40_000}},
+                         "old": {"enum_nodes": 0, "exact_free": 0, "steps": 100, "draw_options": {"sampler": "draws"}}}
+                for k in configs:
+                    if k == "agent":
+                        agent_t.settled = settle
+                        got, dt = timed(lambda: answer(agent_t))
+                        eh, eb = max_error(refs[settle], got, seat)
+                        tr = agent_t
+                    else:
+                        tr = GoFishBelief(opts, seat, hand, **fresh[k])
+                        feed(tr, evs, L)
+                        got, dt = timed(lambda tr=tr: answer(tr))
+                        eh, eb = max_error(refs[False], got, seat)
+                    row[k] = {"hold": eh, "book": eb, "time": dt, "mode": mode(tr), "stderr": tr.stderr,
+                              "steps": tr._draws._answer[1].steps if tr._draws is not None and tr._draws._answer else 0}
                 out.append(row)
                 if verbose:
                     print(f"  {players}p game {seed} seat {seat} event {L} draws {len(draws)}: " + "  ".join(
                         f"{k} {row[k]['hold']:.4f}/{row[k]['book']:.4f} {row[k]['time']:.2f}s"
-                        + f" ({row[k]['mode']})" for k in ("default", "sampler", "agent")),
-                        flush=True)
+                        + f" ({row[k]['mode']}" + (f", se {row[k]['stderr']:.4f}, {row[k]['steps']} steps"
+                                                  if row[k]['stderr'] is not None else "") + ")"
+                        for k in configs), flush=True)
 
 
-def summary(rows: list) -> dict:
+def summary(rows: list, configs: tuple = ("default", "sampler", "agent")) -> dict:
     out = {}
     for players in sorted({r["players"] for r in rows}):
         rs = [r for r in rows if r["players"] == players]
         s = {"positions": len(rs), "max_unseen_draws": max(r["unseen_draws"] for r in rs)}
-        for k in ("default", "sampler", "agent"):
+        by_d: dict = {}
+        for k in configs:
             sampled = [r for r in rs if r[k]["mode"] == "mcmc"]
             ts = np.array([r[k]["time"] for r in rs])
             worst = max(rs, key=lambda r: max(r[k]["hold"], r[k]["book"]))
@@ -175,8 +192,16 @@ def summary(rows: list) -> dict:
                     "max_error_sampled": max((max(r[k]["hold"], r[k]["book"]) for r in sampled), default=0.0),
                     "max_book_error": max(r[k]["book"] for r in rs),
                     "worst_position": {x: worst[x] for x in ("game", "seat", "events", "unseen_draws")},
+                    "max_stderr": max((r[k]["stderr"] for r in sampled if r[k]["stderr"] is not None), default=None),
+                    "max_error_over_stderr": max((max(r[k]["hold"], r[k]["book"]) / r[k]["stderr"]
+                                                  for r in sampled if r[k]["stderr"]), default=None),
+                    "steps_median": float(np.median([r[k]["steps"] for r in sampled])) if sampled else 0,
                     "time_median": float(np.median(ts)), "time_p10": float(np.percentile(ts, 10)),
                     "time_p90": float(np.percentile(ts, 90)), "time_max": float(ts.max())}
+            for r in rs:
+                d = by_d.setdefault(k, {}).setdefault(r["unseen_draws"], 0.0)
+                by_d[k][r["unseen_draws"]] = max(d, r[k]["hold"], r[k]["book"])
+        s["max_error_by_unseen_draws"] = {k: dict(sorted(v.items())) for k, v in by_d.items()}
         out[players] = s
     return out
 
@@ -191,14 +216,22 @@ def main(argv=None) -> None:
     ap.add_argument("--max-free", type=int, default=10,
                     help="exact reference up to this many unseen draws (its cost doubles per draw)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--configs", default="default,sampler,agent",
+                    help=f"comma-separated configurations among {', '.join(CONFIGS)}")
+    ap.add_argument("--min-free", type=int, default=0, help="measure only positions with this many unseen draws or more")
+    ap.add_argument("--precision", type=float, default=0.004, help="the standard error target of 'precise'")
     ap.add_argument("--json", default="", help="write the rows and the summary here")
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args(argv)
+    configs = tuple(c for c in a.configs.split(",") if c)
+    bad = [c for c in configs if c not in CONFIGS]
+    if bad:
+        ap.error(f"unknown configuration(s) {', '.join(bad)}; choose among {', '.join(CONFIGS)}")
     rows: list = []
     for p in a.players:
         run(p, a.games, a.every, a.seats, a.max_free, a.agents if p == len(a.agents.split(",")) else "",
-            a.seed, rows, not a.quiet)
-    s = summary(rows)
+            a.seed, rows, not a.quiet, configs, a.min_free, a.precision)
+    s = summary(rows, configs)
     print(json.dumps(s, indent=1))
     if a.json:
         Path(a.json).write_text(json.dumps({"rows": rows, "summary": s}, indent=1))

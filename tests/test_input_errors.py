@@ -110,6 +110,25 @@ def test_go_fish_probabilities_stay_in_range():
              for q in rank.values()]
     assert probs and all(0.0 <= q <= 1.0 for q in probs)
     assert max(probs) == 1.0
+    obj = json.loads(p.stdout)
+    # 10 unseen draws: summed exactly (in floating point), so no sampling error to report
+    assert obj["mode"] == "enumerated" and obj["exact"] is False and "stderr" not in obj
+
+
+def test_go_fish_precision_reaches_the_sampled_answer():
+    """Past the exact range (seat 1 after line 54: 11 unseen draws) the hint says it sampled
+    and how precise it is; ``--precision`` sets that target; a bad target is a usage error."""
+    import re
+
+    p = cli("hint", ROOT / "examples" / "gofish-4p-complete.jsonl", "--seat", "1", "--upto", "54",
+            "--precision", "0.03", "--no-table")
+    assert p.returncode == 0, p.stderr
+    m = re.search(r"largest standard error of a probability (\d\.\d+)", " ".join(p.stdout.split()))
+    assert m, p.stdout
+    assert 0 < float(m.group(1)) <= 0.03
+    for bad in ("0", "0.5", "x"):
+        q = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--precision", bad)
+        assert q.returncode == 2 and "--precision" in q.stderr and "Traceback" not in q.stderr
 
 
 def test_identical_duplicate_scores_do_not_give_a_zero_width_elo_interval():

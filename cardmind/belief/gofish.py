@@ -264,7 +264,8 @@ class GoFishBelief:
     def stderr(self) -> float | None:
         """The largest estimated standard error of any holdings probability when the answers
         were sampled (mode ``"mcmc"``: batch means over the chain, see
-        :mod:`.gofish_draws`), else ``None`` (exact, or exact up to rounding)."""
+        :mod:`.gofish_draws`), else ``None`` (exact, or exact up to rounding; also a sampled
+        answer of fewer than 4 steps per seat, too few to estimate it)."""
         if self.engine == "reference":
             return None
         return self._answer().get("stderr")

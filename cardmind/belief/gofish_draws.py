@@ -57,8 +57,8 @@ import numpy as np
 
 from ..errors import Contradiction
 
-#: blocked Gibbs steps per query in approximate mode (each redraws ``DEFAULT_BLOCK`` draws)
-DEFAULT_STEPS = 100
+#: Gibbs steps per query in approximate mode (``"seats"``: one seat's draws redrawn per step)
+DEFAULT_STEPS = 400
 #: draws redrawn together per Gibbs step (and summed over exactly in the estimates)
 DEFAULT_BLOCK = 2
 #: draws summed over in every step's estimate (Rao-Blackwellisation)
@@ -506,7 +506,7 @@ class _Answer:
     draws: int = 0
     leaves: int | None = None
     steps: int = 0
-    stderr: float | None = None     # sampled answers: largest estimated standard error
+    stderr: float | None = None     # sampled answers: largest estimated standard error (None: too few steps)
 
 
 class DrawEngine:
@@ -1285,8 +1285,8 @@ class DrawEngine:
             while step < end:
                 record = step >= burn
                 if seats:
-                    self._seat_step(tl, delta, by_seat[turn[step % len(turn)]], record, rec,
-                                    turn[step % len(turn)])
+                    a = turn[step % len(turn)]
+                    self._seat_step(tl, delta, by_seat[a], record, rec, a)
                 else:
                     self._draw_step(tl, delta, record, rec)
                 for _ in range(self.exchanges):
@@ -1297,11 +1297,13 @@ class DrawEngine:
             end = min(step + max(1, self.steps), burn + self.max_steps)
         hold, books = rec.means()
         self.delta = delta
-        return _Answer(False, None, hold, books, 1.0, steps=step - burn, stderr=rec.stderr())
+        se = rec.stderr()
+        return _Answer(False, None, hold, books, 1.0, steps=step - burn, stderr=se if np.isfinite(se) else None)
 
     def _seat_step(self, tl: _Timeline, delta: list, js: list[int], record: bool, rec: "_Samples",
                    seat: int) -> None:
-        """One ``"seats"`` move: redraw the unseen draws ``js`` of ``seat`` jointly."""
+        """One ``"seats"`` move: redraw the unseen draws ``js`` of ``seat`` jointly (at most
+        ``seat_cap``: else a random run of that many consecutive ones)."""
         if len(js) > self.seat_cap:
             a = int(self.rng.integers(len(js) - self.seat_cap + 1))
             js = js[a:a + self.seat_cap]
@@ -1459,13 +1461,14 @@ class _Samples:
         return hold, books
 
     def stderr(self) -> float:
-        """The largest batch-means standard error of any holdings probability (``inf`` while
-        some key has fewer samples than ``2 * STDERR_BATCHES``)."""
+        """The largest batch-means standard error of any holdings probability
+        (``STDERR_BATCHES`` batches, fewer while some key has fewer than twice as many
+        samples; ``inf`` while some key has fewer than 4)."""
         worst = 0.0
-        B = STDERR_BATCHES
         for rows in self.h.values():
             n = len(rows)
-            if n < 2 * B:
+            B = min(STDERR_BATCHES, n // 2)
+            if B < 2:
                 return float("inf")
             X = np.asarray(rows)
             cuts = np.linspace(0, n, B + 1).astype(int)

@@ -69,6 +69,8 @@ class GoFishHint:
     #: how the tracker answered (``GoFishBelief.mode``): ``"filter"``/``"exact"`` (exact),
     #: ``"enumerated"`` (an exact sum in floating point) or ``"mcmc"`` (sampled)
     mode: str = "filter"
+    #: sampled answers: the largest estimated standard error of a probability (``GoFishBelief.stderr``)
+    stderr: float | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -88,6 +90,7 @@ class GoFishHint:
             "consistent_deals_str": str(self.consistent_deals),
             "exact": self.exact,
             "mode": self.mode,
+            **({"stderr": self.stderr} if self.stderr is not None else {}),
             "asks": [a.to_json() for a in self.asks],
             "hand_sizes": self.sizes,
             "stock": self.stock,
@@ -107,7 +110,10 @@ class GoFishHint:
         how = "" if self.exact else {
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
-        }.get(self.mode, " (estimated: the draw engine sampled; see docs/gofish-belief.md)")
+        }.get(self.mode, " (estimated: the draw engine sampled"
+                     + (f"; largest standard error of a probability {self.stderr:.3f}"
+                        if self.stderr is not None else "")
+                     + "; see docs/gofish-belief.md)")
         console.print(f"Consistent deals: {self.consistent_deals:,}{how}")
         for note in self.notes:
             console.print(Text(f"Note: {note}", style="yellow"))
@@ -227,7 +233,7 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
         notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
-                      belief.mode)
+                      belief.mode, belief.stderr)
 
 
 def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> str:
