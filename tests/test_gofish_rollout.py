@@ -166,10 +166,47 @@ def test_sample_hidden_follows_the_exact_marginals():
                 assert abs(freq.get(c, 0.0) - exact.get(c, 0.0)) < 0.04, (who, r, c)
 
 
-def test_sample_hidden_needs_the_joint_filter():
-    """The draw engine (many players) answers marginals only: no worlds."""
-    b = GoFishBelief({"players": 4}, 0, ["2C", "3C", "4C", "5C", "6C", "7C"], engine="draws")
-    assert b.sample_hidden(3, np.random.default_rng(0)) is None
+def _frequencies_match(b, worlds, hold, tol):
+    n_size = {s: b.state.sizes[s] for s in b.others}
+    for w in worlds:
+        assert sum(w["stock"]) == b.state.stock_count
+        for s in b.others:
+            assert sum(w[s]) == n_size[s]
+    worst = 0.0
+    for who in b.others + ["stock"]:
+        for ri, r in enumerate(b.ranks):
+            exact = hold.get(who, {}).get(r, {0: 1.0})
+            freq = {}
+            for w in worlds:
+                freq[w[who][ri]] = freq.get(w[who][ri], 0) + 1 / len(worlds)
+            for c in set(exact) | set(freq):
+                worst = max(worst, abs(freq.get(c, 0.0) - exact.get(c, 0.0)))
+                assert abs(freq.get(c, 0.0) - exact.get(c, 0.0)) < tol, (who, r, c)
+    return worst
+
+
+def test_sample_hidden_from_the_draw_engine():
+    """Four players (the draw engine): where its answer is exact the worlds are exact posterior
+    draws (frequencies within 0.04 of the exact marginals over 3000 draws); where it samples
+    (mode ``mcmc``) they come from its chain and still fit every public size, with
+    frequencies near its sampled marginals."""
+    G4 = {"players": 4}
+    res = play_game(G, G.parse_options(G4), [lambda g, s, o, h: GoFishRandomAgent(g, s, o, h)] * 4,
+                    np.random.default_rng(3), [np.random.default_rng([3, s]) for s in range(4)])
+    view = res.record.for_seat(1)
+    unseen = [i for i, e in enumerate(view.events) if e["type"] == "draw" and e["card"] is None]
+    L = unseen[4] + 1  # five unseen draws
+    b = GoFishBelief.from_record(res.record, seat=1, upto_event=L, engine="draws")
+    hold = b.holdings()
+    assert b.mode in ("exact", "enumerated")
+    worlds = b.sample_hidden(3000, np.random.default_rng(0))
+    assert _frequencies_match(b, worlds, hold, 0.04) > 0
+    s = GoFishBelief.from_record(res.record, seat=1, upto_event=L, engine="draws", exact_free=0, enum_nodes=0)
+    hold = s.holdings()
+    assert s.mode == "mcmc"
+    worlds = s.sample_hidden(600, np.random.default_rng(1))
+    assert len(worlds) == 600
+    _frequencies_match(s, worlds, hold, 0.12)
 
 
 def test_search_setting_plays_legal_games():
@@ -190,6 +227,37 @@ def test_search_setting_plays_legal_games():
     with pytest.raises(ValueError, match="search"):
         GoFishBeliefAgent(G, 0, G.parse_options({"players": 2}), {"observer": 0, "hand": ["2C", "3C", "4C", "5C", "6C", "7C"]},
                           {"search": -1})
+
+
+def test_chain_worlds_setting_plays_legal_games(monkeypatch):
+    """``sampled_worlds: "chain"``: at a three-player table whose tracker samples early (few
+    draws summed exactly) the look-ahead takes its worlds from the draw engine's chain; the
+    games end legally and the look-ahead decided moves; a bad value is refused."""
+    agents = []
+
+    def fb(game, seat, options, hdr):
+        a = GoFishBeliefAgent(game, seat, options, hdr, {"search": 8, "sampled_worlds": "chain", "exact_free": 2})
+        agents.append(a)
+        return a
+
+    peer = lambda g, s, o, h: GoFishPeerAgent(g, s, o, h)  # noqa: E731
+    calls = []
+    orig = GoFishBelief.sample_hidden
+
+    def spy(self, n, rng):
+        out = orig(self, n, rng)
+        calls.append((self.mode, out is not None and len(out) == n))
+        return out
+
+    monkeypatch.setattr(GoFishBelief, "sample_hidden", spy)
+    res = play_game(G, {"players": 3, "ranks": 9}, [fb, peer, peer], np.random.default_rng(2),
+                    [np.random.default_rng([2, s]) for s in range(3)])
+    assert res.forfeit is None and res.result is not None
+    assert agents[0].search_moves > 0
+    assert any(m == "mcmc" and ok for m, ok in calls), calls
+    with pytest.raises(ValueError, match="sampled_worlds"):
+        GoFishBeliefAgent(G, 0, G.parse_options({"players": 3}), {"observer": 0, "hand": ["2C", "3C", "4C", "5C", "6C", "7C"]},
+                          {"sampled_worlds": "posterior"})
 
 
 def test_play_out_lays_a_dealt_book_first():

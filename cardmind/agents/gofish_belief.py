@@ -17,9 +17,10 @@ likely held by the player it asks.
 or more players): unless a hit is certain, the ``search_width`` best asks by EV are each played
 out to the end of phase 1 in the same ``search`` worlds (every seat then playing a count-level
 ``peer``, :mod:`.gofish_rollout`), and the ask that wins most often is chosen. The worlds come
-from the exact posterior when the tracker's joint filter is in use
-(:meth:`~cardmind.belief.gofish.GoFishBelief.sample_hidden`), else they fit the public memory
-(:func:`.gofish_rollout.memory_worlds`: an approximation). With two players it did not beat
+from the exact posterior when the tracker's answer is exact
+(:meth:`~cardmind.belief.gofish.GoFishBelief.sample_hidden`); where it could only sample they
+fit the public memory (:func:`.gofish_rollout.memory_worlds`: an approximation) or, with
+``sampled_worlds: "chain"``, come from the draw engine's sampler. With two players it did not beat
 the EV against ``peer`` (``docs/strength.md``), so it is off there by default.
 """
 
@@ -67,6 +68,11 @@ class GoFishBeliefAgent(Agent):
             played out to the end of phase 1 in the same worlds, every seat then playing a
             count-level ``peer`` (:mod:`.gofish_rollout`), and the ask winning most often is
             chosen (see :meth:`_search`).
+        sampled_worlds: where the look-ahead's worlds come from on the moves the tracker could
+            only sample: ``"memory"`` (default: they fit the public memory,
+            :func:`.gofish_rollout.memory_worlds`) or ``"chain"`` (the draw engine's sampler
+            goes on and each of its steps gives worlds: closer to the posterior, about 0.1-0.3 s
+            more per such move). Elsewhere the worlds are exact posterior draws.
         search_width: candidate asks the look-ahead compares (the best by EV, or by ``peer``'s
             chance of a hit when the tracker only sampled).
         search_players: the look-ahead is used at tables of at least this many players
@@ -86,7 +92,7 @@ class GoFishBeliefAgent(Agent):
     name = "belief"
     games = ("gofish",)
     default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "sampled": "search",
-                        "search": 48, "search_width": 4, "search_players": 3,
+                        "sampled_worlds": "memory", "search": 48, "search_width": 4, "search_players": 3,
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
                         "record_block": AGENT_RECORD_BLOCK, "exact_free": AGENT_EXACT_FREE,
                         "enum_nodes": AGENT_ENUM_NODES, "enum_leaves": AGENT_ENUM_LEAVES,
@@ -109,6 +115,9 @@ class GoFishBeliefAgent(Agent):
         if st["sampled"] not in ("peer", "use", "search"):
             raise ValueError(f"belief setting 'sampled' must be \"peer\", \"search\" or \"use\", "
                              f"not {st['sampled']!r}")
+        if st["sampled_worlds"] not in ("memory", "chain"):
+            raise ValueError(f"belief setting 'sampled_worlds' must be \"memory\" or \"chain\", "
+                             f"not {st['sampled_worlds']!r}")
         for k in ("search", "search_width", "search_players"):
             v = st[k]
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -224,8 +233,9 @@ class GoFishBeliefAgent(Agent):
 
         With ``approx`` (the tracker could only sample: ``sampled: "search"``) the candidates
         are ranked by ``peer``'s chance of a hit and the worlds fit the public memory only
-        (:func:`.gofish_rollout.memory_worlds`). Without it, worlds the tracker cannot draw
-        exactly (the draw engine in use) also come from the public memory.
+        (:func:`.gofish_rollout.memory_worlds`), or come from the draw engine's sampler
+        (``sampled_worlds: "chain"``). Without it the worlds are exact posterior draws (the
+        memory's, should the tracker have none).
 
         Returns ``None`` (use the EV) when a hit is certain (it keeps the turn: the look-ahead
         could only delay it), with a single candidate, or when no world fits.
@@ -246,7 +256,8 @@ class GoFishBeliefAgent(Agent):
             return cands[0]
         n_worlds = int(self.settings["search"])
         seed = int(rng.integers(2 ** 62))
-        worlds = None if approx else tr.sample_hidden(n_worlds, rng)
+        worlds = tr.sample_hidden(n_worlds, rng) \
+            if not approx or self.settings["sampled_worlds"] == "chain" else None
         st = self.state
         ri = tr.rank_index
         me = self.seat

@@ -368,11 +368,15 @@ class GoFishBelief:
         return out
 
     def sample_hidden(self, n: int, rng: np.random.Generator) -> list[dict[Any, list[int]]] | None:
-        """``n`` independent draws of the hidden counts from the exact posterior (consistent
-        deals equally likely): each a ``{seat or "stock": [cards per rank]}`` map, counts in
-        the order of :attr:`ranks`, for every other seat and the stock (a rank in a book
-        counts nowhere). Only the exact joint filter can draw them (two players, and small
-        games); ``None`` when the draw engine is in use (its answers are marginals).
+        """``n`` draws of the hidden counts from the posterior (consistent deals equally
+        likely): each a ``{seat or "stock": [cards per rank]}`` map, counts in the order of
+        :attr:`ranks`, for every other seat and the stock (a rank in a book counts nowhere).
+        Independent and exact from the joint filter (two players, and small games) and from
+        the draw engine when its answer is exact (:attr:`mode` ``exact`` or ``enumerated``);
+        in mode ``mcmc`` the draw engine's chain goes on and the draws are approximate and
+        correlated (:meth:`.gofish_draws.DrawEngine.sample_worlds`). ``None`` with the
+        ``reference`` engine, and while dealt books are still being laid in a game the draw
+        engine tracks.
 
         Args:
             n: how many draws.
@@ -381,11 +385,11 @@ class GoFishBelief:
         Raises:
             Contradiction: no deal is consistent with the events.
         """
-        if self.engine != "fast":
+        if self.engine == "reference":
             return None
         got = self._filter_groups()
         if got is None:
-            return None
+            return self._draw_engine().sample_worlds(self.events, self.settled, n, rng)
         ff, groups = got
         key = (len(self.events), self.settled)
         if self._world_cache is None or self._world_cache[0] != key:

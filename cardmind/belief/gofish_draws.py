@@ -582,6 +582,7 @@ class DrawEngine:
         self._chain_key: tuple | None = None
         self._total_est: tuple | None = None
         self._cond: dict = {}
+        self._exact_prods: list = []   # the exact answer's block products, (count, product)
         self.last_mode: str = ""
 
     # ------------------------------------------------------------------ plumbing
@@ -880,11 +881,13 @@ class DrawEngine:
             if dt is object and not (self.exact_objects and len(leaves) * (1 << len(free)) <= self.object_limit):
                 exact = False
             prods.append((part, free, vb, dt))
+        self._exact_prods = []
         for part, free, vb, dt in prods:
             pr = _Product(self, tl, dict(enumerate(part)), free, tl.n, dt if exact else float, vb=vb)
             W = int(pr.total) if exact else float(pr.total)
             if not W:
                 continue
+            self._exact_prods.append((W, pr))
             total += W
             pr.marginals(acc_h, acc_b, 1)
         if not total:
@@ -1201,19 +1204,28 @@ class DrawEngine:
         """The seat that made each face-down book (``tl.hidden``)."""
         return [h[1] if h[0] == "open" else tl.draws[h[1]].seat for h in tl.hidden]
 
-    def _joint_sample(self, pr: "_Product") -> dict:
+    def _joint_sample(self, pr: "_Product", rng: np.random.Generator | None = None) -> tuple[dict, dict]:
         """New ranks for all the free draws of ``pr`` at once, drawn from their exact joint
         conditional: backward sampling through the block product's forward tables (the end
         state in proportion to its count, then each rank's variant and usage in proportion to
-        the count before it times the block's weight). Returns ``{draw: rank}``."""
+        the count before it times the block's weight).
+
+        Returns:
+            ``({draw: rank}, world)``: the world is the sampled deal's hidden counts now,
+            ``{seat or "stock": [cards per rank]}`` (ranks in :attr:`ranks` order, every
+            other seat and the stock), as :meth:`GoFishBelief.sample_hidden` gives them.
+        """
+        rng = self.rng if rng is None else rng
         dp, sp = pr.dp, pr.sp
         R = len(dp.order)
         rows, F = dp.F[R]
         A = (1 << dp.m) - 1
         term = np.flatnonzero(sp.terminal)
         w = np.asarray(F[rows[A], term], dtype=float)
-        u = int(term[self.rng.choice(len(term), p=w / w.sum())])
-        ranks = self.t.ranks
+        u = int(term[rng.choice(len(term), p=w / w.sum())])
+        t_ = self.t
+        ranks = t_.ranks
+        counts = np.zeros((t_.K + 1, len(ranks)), dtype=np.int64)
         out: dict = {}
         for i in range(R - 1, -1, -1):
             pos = dp.order[i]
@@ -1224,21 +1236,72 @@ class DrawEngine:
                     continue
                 src = b.table(sp, -1)[:, u]
                 fw = np.asarray(PF[prows[A ^ t], src], dtype=float) * b.weights(float)
-                opts.append((t, src))
+                opts.append((t, b, src))
                 ws.append(fw)
             sizes = [len(x) for x in ws]
             flat = np.concatenate(ws)
-            k = int(self.rng.choice(len(flat), p=flat / flat.sum()))
+            k = int(rng.choice(len(flat), p=flat / flat.sum()))
             v = 0
             while k >= sizes[v]:
                 k -= sizes[v]
                 v += 1
-            t, src = opts[v]
+            t, b, src = opts[v]
             u = int(src[k])
             A ^= t
+            counts[:t_.K, pos] = b.fc[k]
+            counts[t_.K, pos] = b.st[k]
             for bit, j in enumerate(pr.free):
                 if t >> bit & 1:
                     out[j] = ranks[pos]
+        seats = t_.others + ["stock"]
+        return out, {s: counts[k].tolist() for k, s in enumerate(seats)}
+
+    def sample_worlds(self, events: list[dict], settled: bool, n: int,
+                      rng: np.random.Generator) -> list[dict] | None:
+        """``n`` draws of the hidden counts now (see :meth:`_joint_sample` for the format).
+
+        Exact draws from the posterior when the answer was exact (modes ``exact`` and
+        ``enumerated``: a rank vector of the enumerated draws in proportion to its count,
+        then a backward sample of its block product); in mode ``mcmc`` the chain goes on
+        (``"seats"`` steps), each step giving up to 4 worlds from its block product, so the
+        draws are approximate and correlated. ``None`` while dealt books are still being
+        laid (the opening).
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        self.answer(events, settled)
+        tl = self._timeline(events, settled)
+        if tl.opening(tl.n).pos is not None or n <= 0:
+            return None if n > 0 else []
+        if self.last_mode in ("exact", "enumerated"):
+            prods = self._exact_prods
+            ws = np.array([float(w) for w, _ in prods])
+            return [self._joint_sample(prods[i][1], rng)[1] for i in rng.choice(len(prods), size=n, p=ws / ws.sum())]
+        delta = self.delta
+        by_seat: dict[int, list[int]] = {}
+        for j, d in enumerate(tl.draws):
+            by_seat.setdefault(d.seat, []).append(j)
+        turn = sorted(by_seat)
+        out: list = []
+        step = 0
+        while len(out) < n:
+            js = by_seat[turn[(step + int(rng.integers(len(turn)))) % len(turn)]]
+            step += 1
+            if len(js) > self.seat_cap:
+                a = int(rng.integers(len(js) - self.seat_cap + 1))
+                js = js[a:a + self.seat_cap]
+            free = sorted(js, key=lambda j: -tl.draws[j].time)
+            fixed = {k: q for k, q in enumerate(delta) if k not in set(free)}
+            pr = self.product(tl, fixed, free, tl.n, backward=False)
+            if not pr.total > 0:
+                continue
+            for k in range(min(4, n - len(out))):
+                got, world = self._joint_sample(pr, rng)
+                if k == 0:
+                    for j, q in got.items():
+                        delta[j] = q
+                out.append(world)
         return out
 
     def _mcmc(self, tl: _Timeline) -> _Answer:
@@ -1315,7 +1378,7 @@ class DrawEngine:
             return
         if record:
             self._record(pr, pr.draw_weights(), free, rec, own=seat)
-        for j, q in self._joint_sample(pr).items():
+        for j, q in self._joint_sample(pr)[0].items():
             delta[j] = q
 
     def _draw_step(self, tl: _Timeline, delta: list, record: bool, rec: "_Samples") -> None:
