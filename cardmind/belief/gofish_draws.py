@@ -1284,15 +1284,16 @@ class DrawEngine:
             by_seat.setdefault(d.seat, []).append(j)
         turn = sorted(by_seat)
         out: list = []
-        step = 0
-        while len(out) < n:
-            js = by_seat[turn[(step + int(rng.integers(len(turn)))) % len(turn)]]
-            step += 1
+        for _ in range(20 * n + 100):  # a step always succeeds from a consistent state
+            if len(out) >= n:
+                break
+            js = by_seat[turn[int(rng.integers(len(turn)))]]
             if len(js) > self.seat_cap:
                 a = int(rng.integers(len(js) - self.seat_cap + 1))
                 js = js[a:a + self.seat_cap]
             free = sorted(js, key=lambda j: -tl.draws[j].time)
-            fixed = {k: q for k, q in enumerate(delta) if k not in set(free)}
+            drop = set(free)
+            fixed = {k: q for k, q in enumerate(delta) if k not in drop}
             pr = self.product(tl, fixed, free, tl.n, backward=False)
             if not pr.total > 0:
                 continue
