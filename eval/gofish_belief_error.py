@@ -193,8 +193,10 @@ def summary(rows: list, configs: tuple = ("default", "sampler", "agent")) -> dic
                     "max_book_error": max(r[k]["book"] for r in rs),
                     "worst_position": {x: worst[x] for x in ("game", "seat", "events", "unseen_draws")},
                     "max_stderr": max((r[k]["stderr"] for r in sampled if r[k]["stderr"] is not None), default=None),
+                    # (positions whose error and standard error are both rounding-level left out)
                     "max_error_over_stderr": max((max(r[k]["hold"], r[k]["book"]) / r[k]["stderr"]
-                                                  for r in sampled if r[k]["stderr"]), default=None),
+                                                  for r in sampled if r[k]["stderr"] and r[k]["stderr"] > 1e-9
+                                                  and max(r[k]["hold"], r[k]["book"]) > 1e-9), default=None),
                     "steps_median": float(np.median([r[k]["steps"] for r in sampled])) if sampled else 0,
                     "time_median": float(np.median(ts)), "time_p10": float(np.percentile(ts, 10)),
                     "time_p90": float(np.percentile(ts, 90)), "time_max": float(ts.max())}
@@ -222,7 +224,14 @@ def main(argv=None) -> None:
     ap.add_argument("--precision", type=float, default=0.004, help="the standard error target of 'precise'")
     ap.add_argument("--json", default="", help="write the rows and the summary here")
     ap.add_argument("-q", "--quiet", action="store_true")
+    ap.add_argument("--summarize", default="", metavar="JSON",
+                    help="only print the summary of the rows of an earlier --json file")
     a = ap.parse_args(argv)
+    if a.summarize:
+        rows = json.loads(Path(a.summarize).read_text())["rows"]
+        used = tuple(c for c in CONFIGS if all(c in r for r in rows))
+        print(json.dumps(summary(rows, used), indent=1))
+        return
     configs = tuple(c for c in a.configs.split(",") if c)
     bad = [c for c in configs if c not in CONFIGS]
     if bad:
