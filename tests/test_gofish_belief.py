@@ -256,6 +256,18 @@ def test_precision_goes_on_until_the_standard_error_is_met():
     assert loose.mode == tight.mode == "mcmc"
     assert loose.stderr > 0.01
     assert tight.stderr <= 0.01
+    assert tight.sampling["precision"] == 0.01 and tight.sampling["steps"] > 40
+    # a target out of reach stops at max_steps, and the advice says so
+    from cardmind.hints.gofish import gofish_hint
+
+    capped = tracker(view, 0, **kw, draw_options={"precision": 1e-6, "max_steps": 80})
+    for ev in view.events[:L]:
+        capped.observe(ev)
+    info = capped.sampling
+    assert info["steps"] == 80 and info["stderr"] > 1e-6
+    notes = gofish_hint(capped).notes
+    assert any("was not reached" in n and "80 steps" in n for n in notes), notes
+    assert not any("was not reached" in n for n in gofish_hint(tight).notes)
     assert tight._draws._answer[1].steps > loose._draws._answer[1].steps == 40
 
 

@@ -270,6 +270,18 @@ class GoFishBelief:
             return None
         return self._answer().get("stderr")
 
+    @property
+    def sampling(self) -> dict[str, Any] | None:
+        """How a sampled answer (mode ``"mcmc"``) was made: ``steps`` (Gibbs steps averaged),
+        ``stderr`` (see :attr:`stderr`), ``precision`` (the target asked, 0 for none) and
+        ``max_steps`` (the cap with a target); ``None`` when the answer is not sampled."""
+        if self.mode != "mcmc":
+            return None
+        eng = self._draws
+        ans = eng.answer(self.events, self.settled)
+        return {"steps": ans.steps, "stderr": ans.stderr, "precision": float(eng.precision),
+                "max_steps": int(eng.max_steps)}
+
     def check_consistent(self) -> bool:
         """Check, per event and cheaply, that some deal is still consistent with the events.
 

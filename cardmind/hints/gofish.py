@@ -226,14 +226,25 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                 if p <= 0:
                     continue
                 reason = (f"seat {t} holds the book of {r}" if p >= 0.9995 else
-                          f"{100 * p:.0f}% of consistent deals put the book of {r} with seat {t}")
+                          f"{_pct(belief, p)} of consistent deals put the book of {r} with seat {t}")
                 asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p))
     asks.sort(key=lambda a: (-a.score, a.rank, a.target))
     if st.to_move() != me and not st.is_over():
         notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
+    info = belief.sampling
+    if info is not None and info["precision"] > 0 and not (info["stderr"] is not None
+                                                            and info["stderr"] <= info["precision"]):
+        se = "unknown" if info["stderr"] is None else f"{info['stderr']:.4f}"
+        notes.append(f"the precision asked ({info['precision']:g}) was not reached: the sampler stopped at its "
+                     f"cap of {info['steps']} steps with a largest standard error of {se}")
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
                       belief.mode, belief.stderr)
+
+
+def _pct(belief: GoFishBelief, p: float) -> str:
+    """``p`` as a percentage, marked as an estimate when the tracker sampled."""
+    return f"{'an estimated ' if belief.mode == 'mcmc' else ''}{100 * p:.0f}%"
 
 
 def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> str:
@@ -244,10 +255,10 @@ def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> str:
             idx = belief.events.index(ev) + 1
             if p >= 0.9995:
                 return f"seat {t} asked for {r}s at event {idx} and still holds one"
-            return f"seat {t} asked for {r}s at event {idx}; {100 * p:.0f}% of consistent deals leave it one"
+            return f"seat {t} asked for {r}s at event {idx}; {_pct(belief, p)} of consistent deals leave it one"
         if ev["type"] == "ask" and ev["target"] == t and ev["rank"] == r and not ev["given"]:
             break
     known = [c for c in st.public[t] if c[0] == r]
     if known:
         return f"everyone saw seat {t} receive {', '.join(sorted(known))}"
-    return f"{100 * p:.0f}% of consistent deals give seat {t} at least one {r}"
+    return f"{_pct(belief, p)} of consistent deals give seat {t} at least one {r}"
