@@ -115,6 +115,26 @@ def test_go_fish_probabilities_stay_in_range():
     assert obj["mode"] == "enumerated" and obj["exact"] is False and "stderr" not in obj
 
 
+def test_go_fish_contradiction_says_what_it_contradicts(tmp_path):
+    """A seat asks for a rank it refused, having drawn nothing since: the error names the
+    line of the ask and the refusal it contradicts."""
+    lines = [
+        {"format": "cardmind-record/1", "game": "gofish", "options": {"players": 3}, "observer": 0,
+         "hand": ["2C", "3C", "4C", "5C", "6C", "7C"]},
+        {"type": "ask", "asker": 0, "target": 1, "rank": "2", "given": []},
+        {"type": "draw", "player": 0, "card": "8C", "shown": False},
+        {"type": "ask", "asker": 1, "target": 2, "rank": "K", "given": []},
+        {"type": "draw", "player": 1, "card": None, "shown": False},
+        {"type": "ask", "asker": 2, "target": 0, "rank": "3", "given": ["3C"]},
+        {"type": "ask", "asker": 2, "target": 1, "rank": "K", "given": []},
+    ]
+    path = tmp_path / "gf.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    p = cli("validate", path)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "gf.jsonl:7:" in p.stderr and "seat 2 asked for Ks, but it holds none: it refused Ks at event 3" in p.stderr
+
+
 def test_go_fish_precision_reaches_the_sampled_answer():
     """Past the exact range (seat 1 after line 54: 11 unseen draws) the hint says it sampled
     and how precise it is; ``--precision`` sets that target; a bad target is a usage error."""

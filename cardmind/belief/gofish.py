@@ -282,6 +282,46 @@ class GoFishBelief:
         return {"steps": ans.steps, "stderr": ans.stderr, "precision": float(eng.precision),
                 "max_steps": int(eng.max_steps)}
 
+    def explain_impossible(self, event: Mapping[str, Any]) -> str | None:
+        """Why ``event`` (the next one) leaves no consistent deal, when it is one of the plain
+        cases: a seat asks for (or hands over) a rank it is publicly known to hold none of
+        (it refused that rank, or handed all of it over under ``give: "all"``, and has drawn
+        no card and received none of that rank since). ``None`` when it is not (the caller keeps its general
+        message). Used by :func:`cardmind.belief.check_record`."""
+        if event.get("type") != "ask":
+            return None
+        r = event.get("rank")
+        checks = [(event.get("asker"), "asked for")]
+        if event.get("given"):
+            checks.append((event.get("target"), "handed over"))
+        for seat, verb in checks:
+            if seat is None or seat == self.observer:
+                continue
+            since = self._known_none_since(seat, r)
+            if since is not None:
+                j, how = since
+                return (f"seat {seat} {verb} {r}s, but it holds none: it {how} at event {j + 1} and has "
+                        f"drawn no card and received no {r} since")
+        return None
+
+    def _known_none_since(self, seat: int, r: str) -> tuple[int, str] | None:
+        """``(event index, how)`` of the last event after which ``seat`` publicly held no
+        ``r``, when it can have gained none since (no draw, no ``r`` received); else ``None``."""
+        last = None
+        for j, ev in enumerate(self.events):
+            kind = ev["type"]
+            if kind == "ask":
+                if ev["target"] == seat and ev["rank"] == r:
+                    if not ev["given"]:
+                        last = (j, f"refused {r}s")
+                    elif self.options["give"] == "all":
+                        last = (j, f"handed all its {r}s over")
+                if ev["asker"] == seat and ev["rank"] == r and ev["given"]:
+                    last = None  # it received some
+            elif kind == "draw" and ev["player"] == seat:
+                last = None  # it may have drawn one
+        return last
+
     def check_consistent(self) -> bool:
         """Check, per event and cheaply, that some deal is still consistent with the events.
 
