@@ -135,7 +135,10 @@ class GoFishHint:
                 console.print(t)
             else:
                 console.print("Asks: none possible now.")
-        if show_table:
+        if show_table and not self.holdings:
+            console.print()
+            console.print("Cards held now: none (every hand and the stock are empty).")
+        elif show_table:
             console.print()
             t = Table(title="Expected cards of each rank held now (% chance of at least one)", title_justify="left")
             t.add_column("rank")
