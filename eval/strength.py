@@ -11,7 +11,7 @@ interval from the paired duplicate results, points per game, how often each agen
     python eval/strength.py gofish --games 2000 --jobs 2           # Go Fish, 2 players
     python eval/strength.py gofish4 --games 400 --jobs 2           # Go Fish, 4 players
     python eval/strength.py gofish4-nosearch --games 400 --jobs 2  # the same, look-ahead off
-    python eval/strength.py gofish4-chain --games 400 --jobs 2     # the same, chain worlds
+    python eval/strength.py gofish4-memory --games 400 --jobs 2    # the same, memory worlds
 
 Each study keeps its tournament folders under ``eval/out/strength/`` (so a killed run can be
 continued with ``--resume``).
@@ -41,9 +41,10 @@ STUDIES = {
     # the same deals with the look-ahead off (the moves the tracker only sampled go to peer)
     "gofish4-nosearch": [("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"],
                           {"belief": {"search": 0, "sampled": "peer"}})],
-    # the look-ahead's worlds from the draw engine's chain where the tracker only samples
-    "gofish4-chain": [("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"],
-                       {"belief": {"sampled_worlds": "chain"}})],
+    # the look-ahead's worlds fitting the public memory where the tracker only samples (the
+    # default before the chain's worlds)
+    "gofish4-memory": [("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"],
+                        {"belief": {"sampled_worlds": "memory"}})],
 }
 
 

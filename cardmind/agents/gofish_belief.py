@@ -19,9 +19,10 @@ out to the end of phase 1 in the same ``search`` worlds (every seat then playing
 ``peer``, :mod:`.gofish_rollout`), and the ask that wins most often is chosen. The worlds come
 from the exact posterior when the tracker's answer is exact
 (:meth:`~cardmind.belief.gofish.GoFishBelief.sample_hidden`); where it could only sample they
-fit the public memory (:func:`.gofish_rollout.memory_worlds`: an approximation) or, with
-``sampled_worlds: "chain"``, come from the draw engine's sampler. With two players it did not beat
-the EV against ``peer`` (``docs/strength.md``), so it is off there by default.
+come from the draw engine's sampler (approximate), or, with ``sampled_worlds: "memory"``, fit
+the public memory (:func:`.gofish_rollout.memory_worlds`: a rougher approximation). With two
+players it did not beat the EV against ``peer`` (``docs/strength.md``), so it is off there by
+default.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ class GoFishBeliefAgent(Agent):
         sampled: what to do when the tracker could only sample (``mode == "mcmc"``: three or
             more players, many unseen draws, where the player's cheap sampler is far from the
             exact answer, ``docs/gofish-belief.md``): ``"search"`` (default) decides that move
-            by the look-ahead on worlds that fit the public memory (when the look-ahead is on
-            at this table, else as ``"peer"``), ``"peer"`` decides it as the ``peer`` player
+            by the look-ahead (worlds per ``sampled_worlds``; when the look-ahead is on at this
+            table, else as ``"peer"``), ``"peer"`` decides it as the ``peer`` player
             would (its memory is kept alongside), ``"use"`` goes on with the sampled
             probabilities.
         search: worlds per move of the look-ahead (0 turns it off): the candidate asks are
@@ -69,10 +70,11 @@ class GoFishBeliefAgent(Agent):
             count-level ``peer`` (:mod:`.gofish_rollout`), and the ask winning most often is
             chosen (see :meth:`_search`).
         sampled_worlds: where the look-ahead's worlds come from on the moves the tracker could
-            only sample: ``"memory"`` (default: they fit the public memory,
-            :func:`.gofish_rollout.memory_worlds`) or ``"chain"`` (the draw engine's sampler
-            goes on and each of its steps gives worlds: closer to the posterior, about 0.1-0.3 s
-            more per such move). Elsewhere the worlds are exact posterior draws.
+            only sample: ``"chain"`` (default: the draw engine's sampler goes on and each of
+            its steps gives worlds, closer to the posterior) or ``"memory"`` (they fit the
+            public memory, :func:`.gofish_rollout.memory_worlds`). Elsewhere the worlds are
+            exact posterior draws. ``docs/strength.md`` compares the two (4 players: 27.5%
+            against 23.6% on the same 400 games, at about the same time per move).
         search_width: candidate asks the look-ahead compares (the best by EV, or by ``peer``'s
             chance of a hit when the tracker only sampled).
         search_players: the look-ahead is used at tables of at least this many players
@@ -92,7 +94,7 @@ class GoFishBeliefAgent(Agent):
     name = "belief"
     games = ("gofish",)
     default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "sampled": "search",
-                        "sampled_worlds": "memory", "search": 48, "search_width": 4, "search_players": 3,
+                        "sampled_worlds": "chain", "search": 48, "search_width": 4, "search_players": 3,
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
                         "record_block": AGENT_RECORD_BLOCK, "exact_free": AGENT_EXACT_FREE,
                         "enum_nodes": AGENT_ENUM_NODES, "enum_leaves": AGENT_ENUM_LEAVES,
@@ -232,10 +234,10 @@ class GoFishBeliefAgent(Agent):
         of margin over the best other seat.
 
         With ``approx`` (the tracker could only sample: ``sampled: "search"``) the candidates
-        are ranked by ``peer``'s chance of a hit and the worlds fit the public memory only
-        (:func:`.gofish_rollout.memory_worlds`), or come from the draw engine's sampler
-        (``sampled_worlds: "chain"``). Without it the worlds are exact posterior draws (the
-        memory's, should the tracker have none).
+        are ranked by ``peer``'s chance of a hit and the worlds come from the draw engine's
+        sampler (``sampled_worlds: "chain"``) or fit the public memory only
+        (:func:`.gofish_rollout.memory_worlds`, ``"memory"``). Without it the worlds are exact
+        posterior draws (the memory's, should the tracker have none).
 
         Returns ``None`` (use the EV) when a hit is certain (it keeps the turn: the look-ahead
         could only delay it), with a single candidate, or when no world fits.
