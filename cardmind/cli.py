@@ -33,6 +33,7 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {v}")
     return v
 
+
 def _precision(text: str) -> float:
     """argparse type: a standard error target, a number above 0 and below 0.5."""
     try:

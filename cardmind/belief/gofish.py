@@ -286,8 +286,13 @@ class GoFishBelief:
         """Why ``event`` (the next one) leaves no consistent deal, when it is one of the plain
         cases: a seat asks for (or hands over) a rank it is publicly known to hold none of
         (it refused that rank, or handed all of it over under ``give: "all"``, and has drawn
-        no card and received none of that rank since). ``None`` when it is not (the caller keeps its general
-        message). Used by :func:`cardmind.belief.check_record`."""
+        no card and received none of that rank since).
+
+        Returns:
+            The reason (a sentence naming the earlier event, numbered from 1), or ``None``
+            when it is not such a case (the caller keeps its general message). Used by
+            :func:`cardmind.belief.check_record`.
+        """
         if event.get("type") != "ask":
             return None
         r = event.get("rank")
