@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations, product as iproduct
 from math import factorial, prod
 from typing import Any
@@ -279,6 +280,14 @@ class _Timeline:
                 caps.append(hb[s])
             lows.append(hb[s])
         return _Opening(final, last, dict(hb), known, hseats, tuple(caps), tuple(lows), pos)
+
+    @cached_property
+    def by_seat(self) -> dict[int, list[int]]:
+        """The indices of the unseen draws (``draws``) per seat that drew them, in order."""
+        out: dict[int, list[int]] = {}
+        for j, d in enumerate(self.draws):
+            out.setdefault(d.seat, []).append(j)
+        return out
 
     def cut_after(self, j: int) -> int:
         """The cut for a partial delta of draws ``0..j``: before the next unseen draw."""
@@ -1191,8 +1200,7 @@ class DrawEngine:
         pr.marginals(tmp_h, tmp_b, 1.0 / pr.total)
         keep = None
         if own is not None:
-            drawing = {d.seat for d in pr.tl.draws}
-            keep = {s for s in self.t.others if s == own or s not in drawing}
+            keep = {s for s in self.t.others if s == own or s not in pr.tl.by_seat}
         rec.add(tmp_h, tmp_b, keep, self._book_makers(pr.tl))
         for k, j in enumerate(draws):
             c = self._cond.setdefault(j, {})
@@ -1279,22 +1287,12 @@ class DrawEngine:
             ws = np.array([float(w) for w, _ in prods])
             return [self._joint_sample(prods[i][1], rng)[1] for i in rng.choice(len(prods), size=n, p=ws / ws.sum())]
         delta = self.delta
-        by_seat: dict[int, list[int]] = {}
-        for j, d in enumerate(tl.draws):
-            by_seat.setdefault(d.seat, []).append(j)
-        turn = sorted(by_seat)
+        turn = sorted(tl.by_seat)
         out: list = []
         for _ in range(20 * n + 100):  # a step always succeeds from a consistent state
             if len(out) >= n:
                 break
-            js = by_seat[turn[int(rng.integers(len(turn)))]]
-            if len(js) > self.seat_cap:
-                a = int(rng.integers(len(js) - self.seat_cap + 1))
-                js = js[a:a + self.seat_cap]
-            free = sorted(js, key=lambda j: -tl.draws[j].time)
-            drop = set(free)
-            fixed = {k: q for k, q in enumerate(delta) if k not in drop}
-            pr = self.product(tl, fixed, free, tl.n, backward=False)
+            pr = self._seat_product(tl, delta, tl.by_seat[turn[int(rng.integers(len(turn)))]], rng, False)
             if not pr.total > 0:
                 continue
             for k in range(min(4, n - len(out))):
@@ -1336,10 +1334,7 @@ class DrawEngine:
         delta = self._init_chain(tl)
         self.delta = delta
         self._chain_key = (tl.n, D)
-        by_seat: dict[int, list[int]] = {}
-        for j, d in enumerate(tl.draws):
-            by_seat.setdefault(d.seat, []).append(j)
-        turn = sorted(by_seat)
+        turn = sorted(tl.by_seat)
         seats = self.sampler == "seats"
         burn = len(turn) if seats else min(self.steps // 5, 2 * D)
         rec = _Samples(len(tl.hidden))
@@ -1349,8 +1344,7 @@ class DrawEngine:
             while step < end:
                 record = step >= burn
                 if seats:
-                    a = turn[step % len(turn)]
-                    self._seat_step(tl, delta, by_seat[a], record, rec, a)
+                    self._seat_step(tl, delta, turn[step % len(turn)], record, rec)
                 else:
                     self._draw_step(tl, delta, record, rec)
                 for _ in range(self.exchanges):
@@ -1364,21 +1358,27 @@ class DrawEngine:
         se = rec.stderr()
         return _Answer(False, None, hold, books, 1.0, steps=step - burn, stderr=se if np.isfinite(se) else None)
 
-    def _seat_step(self, tl: _Timeline, delta: list, js: list[int], record: bool, rec: "_Samples",
-                   seat: int) -> None:
-        """One ``"seats"`` move: redraw the unseen draws ``js`` of ``seat`` jointly (at most
-        ``seat_cap``: else a random run of that many consecutive ones)."""
+    def _seat_product(self, tl: _Timeline, delta: list, js: list[int], rng: np.random.Generator,
+                      backward: bool) -> "_Product":
+        """The block product summed over the unseen draws ``js`` of one seat (at most
+        ``seat_cap``: else a random run of that many consecutive ones), the other draws at
+        their ranks in ``delta``."""
         if len(js) > self.seat_cap:
-            a = int(self.rng.integers(len(js) - self.seat_cap + 1))
+            a = int(rng.integers(len(js) - self.seat_cap + 1))
             js = js[a:a + self.seat_cap]
         free = sorted(js, key=lambda j: -tl.draws[j].time)
         out = set(free)
         fixed = {k: q for k, q in enumerate(delta) if k not in out}
-        pr = self.product(tl, fixed, free, tl.n, backward=record)
+        return self.product(tl, fixed, free, tl.n, backward=backward)
+
+    def _seat_step(self, tl: _Timeline, delta: list, seat: int, record: bool, rec: "_Samples") -> None:
+        """One ``"seats"`` move: redraw the unseen draws of ``seat`` jointly (see
+        :meth:`_seat_product`)."""
+        pr = self._seat_product(tl, delta, tl.by_seat[seat], self.rng, record)
         if not pr.total > 0:  # cannot happen from a consistent state; stay
             return
         if record:
-            self._record(pr, pr.draw_weights(), free, rec, own=seat)
+            self._record(pr, pr.draw_weights(), pr.free, rec, own=seat)
         for j, q in self._joint_sample(pr)[0].items():
             delta[j] = q
 
