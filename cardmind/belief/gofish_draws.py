@@ -1436,10 +1436,7 @@ class DrawEngine:
         if not pr.total > 0:
             return
         if record and self.rb_exchange:
-            tmp_h: dict = {}
-            tmp_b: list = []
-            pr.marginals(tmp_h, tmp_b, 1.0 / pr.total)
-            rec.add(tmp_h, tmp_b, None, self._book_makers(tl))
+            self._record(pr, [], [], rec)
         ia = self.t.rank_index[a]
         vs = pr.vb[ia]
         if len(vs) == 1:  # one split only (its block may hold no free draw at all)
