@@ -1,7 +1,8 @@
-"""Build the optional C fast path of the belief tracker (cardmind/belief/_blockdp.c).
+"""Build the optional C fast paths of the belief trackers (cardmind/belief/_blockdp.c for
+Literature, cardmind/belief/_drawdp.c for the Go Fish draw engine).
 
-The extension is optional: when no C compiler is available the install still succeeds
-and cardmind uses the pure-Python reference implementation (same results, slower).
+The extensions are optional: when no C compiler is available the install still succeeds
+and cardmind uses the pure-Python (numpy) reference implementations (same results, slower).
 """
 
 from setuptools import Extension, setup
@@ -13,6 +14,12 @@ setup(
             sources=["cardmind/belief/_blockdp.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "cardmind.belief._drawdp",
+            sources=["cardmind/belief/_drawdp.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        ),
     ]
 )

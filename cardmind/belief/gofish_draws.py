@@ -58,6 +58,11 @@ import numpy as np
 
 from ..errors import Contradiction
 
+try:  # the optional C fast path of _DP's kernels (built from _drawdp.c at install time)
+    from . import _drawdp
+except ImportError:  # pragma: no cover - depends on the build
+    _drawdp = None
+
 #: Gibbs steps per query in approximate mode (``"seats"``: one seat's draws redrawn per step)
 DEFAULT_STEPS = 400
 #: draws redrawn together per Gibbs step (and summed over exactly in the estimates)
@@ -81,6 +86,8 @@ DEFAULT_SAMPLER = "seats"
 DEFAULT_SEAT_CAP = 8
 #: batches of the batch-means estimate of the sampler's standard error
 STDERR_BATCHES = 10
+#: use the C kernels of ``_drawdp.c`` when they are built (False: the numpy reference)
+DP_FAST = True
 
 _FACT = np.array([factorial(i) for i in range(21)], dtype=np.int64)
 
@@ -387,6 +394,32 @@ def _disjoint(m: int, t: int) -> np.ndarray:
     return got
 
 
+class _Rows:
+    """The live subsets of free draws at one stage of a :class:`_DP`: ``masks[row]`` (int64
+    bit masks, sorted) and ``index[mask]`` (the row, -1 when the subset is not live; ``2**m``
+    entries). Reads like ``{mask: row}``."""
+
+    def __init__(self, masks, m: int):
+        self.masks = np.asarray(masks, dtype=np.int64)
+        self.index = np.full(1 << m, -1, dtype=np.intp)
+        self.index[self.masks] = np.arange(len(self.masks))
+
+    def __len__(self) -> int:
+        return len(self.masks)
+
+    def __contains__(self, A: int) -> bool:
+        return self.index[A] >= 0
+
+    def __getitem__(self, A: int) -> int:
+        r = int(self.index[A])
+        if r < 0:
+            raise KeyError(A)
+        return r
+
+    def items(self):
+        return zip(self.masks.tolist(), range(len(self.masks)))
+
+
 class _DP:
     """Forward and backward tables of a block product over a :class:`_Space`, summed over
     the ranks of ``m`` *free* draws: the state also holds which free draws are used (a
@@ -407,6 +440,9 @@ class _DP:
         self.sp = sp = space
         self.dtype = dtype
         self.m = m
+        #: the C kernels (``_drawdp``) serve float64 and int64 tables; the numpy code is the
+        #: reference (``DP_FAST`` False forces it)
+        self.fast = DP_FAST and _drawdp is not None and (dtype is float or dtype is np.int64)
         N = sp.N
         full = (1 << m) - 1
         self.vb = vblocks
@@ -415,27 +451,20 @@ class _DP:
         # forward: F[i] = (row of each live subset, array live x (N+1))
         F = np.zeros((1, N + 1), dtype=dtype)
         F[0, sp.origin] = 1
-        rows = {0: 0}
+        rows = _Rows(np.zeros(1, dtype=np.int64), m)
         self.F = [(rows, F)]
         for pos in self.order:
-            nrows: dict = {}
-            plan = []
+            masks = rows.masks
+            plan, outs = [], []
             for t, b in vblocks[pos]:
-                src = [(A, r) for A, r in rows.items() if not A & t]
-                if not src:
-                    continue
-                for A, _ in src:
-                    nrows.setdefault(A | t, len(nrows))
-                plan.append((t, b, src))
+                ri = ((masks & t) == 0).nonzero()[0]
+                if len(ri):
+                    plan.append((t, b, ri))
+                    outs.append(masks[ri] | t)
+            nrows = _Rows(np.unique(np.concatenate(outs)) if outs else outs, m)
             nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
-            for t, b, src in plan:
-                ri = np.array([r for _, r in src], dtype=np.intp)
-                ro = np.array([nrows[A | t] for A, _ in src], dtype=np.intp)
-                w = b.weights(dtype)
-                if len(b.ids) == 1 and b.ids[0] == 0:
-                    nxt[ro, :N] += F[ri, :N] * w[0]
-                else:
-                    nxt[ro, :N] += self._mix(w, F[ri][:, b.table(sp, -1)])
+            for (t, b, ri), dst in zip(plan, outs):
+                self._add(nxt, nrows.index[dst], F, ri, b, -1)
             rows, F = nrows, nxt
             self.F.append((rows, F))
         term = sp.terminal
@@ -443,38 +472,44 @@ class _DP:
         R = len(self.order)
         Tm = np.zeros((1, N + 1), dtype=dtype)
         Tm[0, :N][term] = 1
-        trows = {full: 0}
+        trows = _Rows(np.array([full], dtype=np.int64), m)
         self.T: list = [None] * R + [(trows, Tm)]
         if backward is not False:
             stop = 0 if backward is True else int(backward)
             for i in range(R - 1, stop - 1, -1):
                 reach = self.F[i][0]
-                prows: dict = {}
-                plan = []
+                masks = trows.masks
+                plan, outs = [], []
                 for t, b in vblocks[self.order[i]]:
-                    src = [(A ^ t, r) for A, r in trows.items() if A & t == t and (A ^ t) in reach]
-                    if not src:
-                        continue
-                    for A, _ in src:
-                        prows.setdefault(A, len(prows))
-                    plan.append((t, b, src))
+                    ri = ((masks & t) == t).nonzero()[0]
+                    before = masks[ri] ^ t
+                    ok = reach.index[before] >= 0
+                    if ok.any():
+                        plan.append((t, b, ri[ok]))
+                        outs.append(before[ok])
+                prows = _Rows(np.unique(np.concatenate(outs)) if outs else outs, m)
                 prev = np.zeros((max(1, len(prows)), N + 1), dtype=dtype)
-                for t, b, src in plan:
-                    ri = np.array([r for _, r in src], dtype=np.intp)
-                    ro = np.array([prows[A] for A, _ in src], dtype=np.intp)
-                    w = b.weights(dtype)
-                    if len(b.ids) == 1 and b.ids[0] == 0:
-                        prev[ro, :N] += Tm[ri, :N] * w[0]
-                    else:
-                        prev[ro, :N] += self._mix(w, Tm[ri][:, b.table(sp, 1)])
+                for (t, b, ri), dst in zip(plan, outs):
+                    self._add(prev, prows.index[dst], Tm, ri, b, 1)
                 trows, Tm = prows, prev
                 self.T[i] = (trows, Tm)
 
-    def _mix(self, w: np.ndarray, G: np.ndarray) -> np.ndarray:
-        """``sum_n w[n] * G[a, n, :]``."""
-        if self.dtype is object:
-            return (w[None, :, None] * G).sum(axis=1)
-        return np.einsum("n,anu->au", w, G)
+    def _add(self, out: np.ndarray, ro: np.ndarray, F: np.ndarray, ri: np.ndarray, b: _Block,
+             sign: int) -> None:
+        """``out[ro[a], u] += sum_n w[n] * F[ri[a], table[n, u]]`` for every state ``u``: block
+        ``b``'s usages added (``sign`` -1: the forward step, ``F`` before the block) or taken
+        back (``sign`` 1: the backward step, ``F`` after it). ``ro`` holds distinct rows."""
+        sp = self.sp
+        N = sp.N
+        w = b.weights(self.dtype)
+        if len(b.ids) == 1 and b.ids[0] == 0:
+            out[ro, :N] += F[ri, :N] * w[0]
+        elif self.fast:
+            _drawdp.mix_add(out, ro, F, ri, w, sp.tgt if sign > 0 else sp.src, b.ids)
+        elif self.dtype is object:
+            out[ro, :N] += (w[None, :, None] * F[ri][:, b.table(sp, sign)]).sum(axis=1)
+        else:
+            out[ro, :N] += np.einsum("n,anu->au", w, F[ri][:, b.table(sp, sign)])
 
     def context(self, pos: int, vi: int, rows: np.ndarray | None = None,
                 mask: np.ndarray | None = None) -> np.ndarray:
@@ -487,16 +522,23 @@ class _DP:
         n = len(b.ids) if rows is None else len(rows)
         frows, F = self.F[i]
         trows, T = self.T[i + 1]
-        pairs = [(r, trows[A | t]) for A, r in frows.items() if not A & t and (A | t) in trows]
-        if not pairs:
+        p = ((frows.masks & t) == 0).nonzero()[0]
+        q = trows.index[frows.masks[p] | t]
+        ok = q >= 0
+        p, q = p[ok], q[ok]
+        if not len(p):
             return np.zeros(n, dtype=self.dtype)
-        Fa = F[[p for p, _ in pairs], :sp.N]
+        if self.fast:
+            out = np.zeros(n, dtype=self.dtype)
+            _drawdp.context(out, F, p, T, q, sp.tgt, b.ids if rows is None else b.ids[rows], mask)
+            return out
+        Fa = F[p, :sp.N]
         if mask is not None:
             Fa = Fa * (mask if self.dtype is not object else mask.astype(object))
         tgt = b.table(sp, 1)
         if rows is not None:
             tgt = tgt[rows]
-        Tn = T[[q for _, q in pairs]][:, tgt]
+        Tn = T[q][:, tgt]
         if self.dtype is object:
             return (Fa[:, None, :] * Tn).sum(axis=(0, 2))
         return np.einsum("au,anu->n", Fa, Tn)

@@ -1,0 +1,130 @@
+"""The C kernels of the Go Fish draw engine (``cardmind/belief/_drawdp.c``) against the numpy
+reference in :mod:`cardmind.belief.gofish_draws`: the kernels on random tables (float64 and
+int64, with and without a mask), their refusal of bad input, and whole answers with the fast
+path on and off (``gofish_draws.DP_FAST``). Skipped when the extension is not built, unless
+``CARDMIND_REQUIRE_EXTRAS`` is set (the README's test command): then a failure."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from extras import missing_extra  # noqa: E402
+
+from cardmind.belief import gofish_draws  # noqa: E402
+from cardmind.belief.gofish import GoFishBelief  # noqa: E402
+from cardmind.records import read_record  # noqa: E402
+
+if gofish_draws._drawdp is None:
+    missing_extra("the C extension cardmind.belief._drawdp", "install with a C compiler: pip install -e .")
+from cardmind.belief import _drawdp  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl"
+
+
+def _tables(rng, dtype, N=60, U=12, rows_in=5, rows_out=4, n=7):
+    """Random DP tables: F (rows_in x N+1, last column 0), a gather table (U x N) into 0..N."""
+    if dtype is np.int64:
+        F = rng.integers(0, 1000, size=(rows_in, N + 1)).astype(np.int64)
+        w = rng.integers(1, 50, size=n).astype(np.int64)
+    else:
+        F = rng.random((rows_in, N + 1))
+        w = rng.random(n)
+    F[:, N] = 0
+    tab = rng.integers(0, N + 1, size=(U, N)).astype(np.intp)
+    ids = rng.choice(U, size=n, replace=False).astype(np.intp)
+    out = (rng.random((rows_out, N + 1)) * 10).astype(dtype)
+    k = min(rows_in, rows_out)
+    ri = rng.choice(rows_in, size=k, replace=False).astype(np.intp)
+    ro = rng.choice(rows_out, size=k, replace=False).astype(np.intp)
+    return out, ro, F, ri, w, tab, ids
+
+
+@pytest.mark.parametrize("dtype", [float, np.int64])
+@pytest.mark.parametrize("seed", range(4))
+def test_mix_add_matches_numpy(dtype, seed):
+    rng = np.random.default_rng(seed)
+    out, ro, F, ri, w, tab, ids = _tables(rng, dtype)
+    N = tab.shape[1]
+    ref = out.copy()
+    ref[ro, :N] += np.einsum("n,anu->au", w, F[ri][:, tab[ids]])
+    _drawdp.mix_add(out, ro, F, ri, w, tab, ids)
+    if dtype is np.int64:
+        assert np.array_equal(out, ref)
+    else:
+        np.testing.assert_allclose(out, ref, rtol=1e-12)
+    assert not np.array_equal(ref[:, :N], (out * 0)[:, :N])   # the sum did something
+
+
+@pytest.mark.parametrize("dtype", [float, np.int64])
+@pytest.mark.parametrize("masked", [False, True])
+def test_context_matches_numpy(dtype, masked):
+    rng = np.random.default_rng(7)
+    _, _, F, _, _, tab, ids = _tables(rng, dtype)
+    T = F[::-1].copy()
+    N = tab.shape[1]
+    p = np.array([0, 2, 4], dtype=np.intp)
+    q = np.array([1, 1, 3], dtype=np.intp)
+    mask = rng.random(N) < 0.5 if masked else None
+    Fa = F[p, :N] * (mask if masked else 1)
+    ref = np.einsum("au,anu->n", Fa, T[q][:, tab[ids]])
+    out = np.zeros(len(ids), dtype=dtype)
+    _drawdp.context(out, F, p, T, q, tab, ids, mask)
+    if dtype is np.int64:
+        assert np.array_equal(out, ref)
+    else:
+        np.testing.assert_allclose(out, ref, rtol=1e-12)
+    assert out.any()
+
+
+def test_kernels_refuse_bad_input():
+    rng = np.random.default_rng(1)
+    out, ro, F, ri, w, tab, ids = _tables(rng, float)
+    before = out.copy()
+    with pytest.raises(ValueError, match="ri: index 99"):
+        _drawdp.mix_add(out, ro, F, np.full_like(ri, 99), w, tab, ids)
+    with pytest.raises(ValueError, match="tab: entry"):
+        bad = tab.copy()
+        bad[ids[0], 0] = tab.shape[1] + 5
+        _drawdp.mix_add(out, ro, F, ri, w, bad, ids)
+    with pytest.raises(ValueError, match="float64"):
+        _drawdp.mix_add(out, ro, F.astype(np.float32), ri, w, tab, ids)
+    with pytest.raises(ValueError, match="shapes"):
+        _drawdp.mix_add(out, ro, F[:, :-1].copy(), ri, w, tab, ids)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _drawdp.mix_add(out, ro, F[:, ::2], ri, w, tab, ids)
+    assert np.array_equal(out, before)   # nothing written on refusal
+
+
+def _answer(upto: int, fast: bool, monkeypatch, **opts):
+    monkeypatch.setattr(gofish_draws, "DP_FAST", fast)
+    b = GoFishBelief.from_record(read_record(EXAMPLE), seat=1, upto_event=upto, draw_options=opts)
+    return b, b.holdings(exact=True), b.books(exact=True)
+
+
+@pytest.mark.parametrize("upto", [25, 40])
+def test_full_deck_answer_same_with_and_without_the_kernels(upto, monkeypatch):
+    """A full-deck four-player position summed exactly in floating point (mode ``enumerated``;
+    the integer modes on reduced decks go through the kernels in test_gofish_belief's
+    brute-force comparisons) gives the same answer through the C kernels and numpy."""
+    fb, fh, fk = _answer(upto, True, monkeypatch)
+    rb, rh, rk = _answer(upto, False, monkeypatch)
+    assert fb.mode == rb.mode == "enumerated"
+    assert fh.keys() == rh.keys()
+    n = 0
+    for seat in fh:
+        for r in fh[seat]:
+            assert fh[seat][r].keys() == rh[seat][r].keys()
+            for c, v in fh[seat][r].items():
+                assert v == pytest.approx(rh[seat][r][c], abs=1e-12)
+                n += 0 < v < 1
+    assert n > 10   # a position with real uncertainty
+    assert len(fk) == len(rk) > 0
+    for a, b in zip(fk, rk):
+        assert a["ranks"].keys() == b["ranks"].keys()
+        assert all(a["ranks"][r] == pytest.approx(b["ranks"][r], abs=1e-12) for r in a["ranks"])
