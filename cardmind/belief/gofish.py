@@ -78,7 +78,9 @@ class GoFishBelief:
             setting that trades time for accuracy; see ``docs/gofish-belief.md``).
         block: draws the draw engine redraws together per step (and sums over exactly).
         exact_free: the draw engine's exact mode sums over this many last draws in the
-            block product and enumerates the others.
+            block product and enumerates the others (default: as many as its tables' size
+            allows, :func:`~.gofish_draws.auto_exact_free`: 13 with 4 players and 6 cards
+            dealt, 16 with 3, 10 with 5-6).
         enum_nodes, enum_leaves: budgets of the draw engine's exact enumeration.
         exchanges: rank exchange moves per Gibbs step of the draw engine.
         record_block: draws the draw engine sums over exactly in each step's estimate.
@@ -128,7 +130,7 @@ class GoFishBelief:
         self.enum_nodes = gofish_draws.DEFAULT_ENUM_NODES if enum_nodes is None else enum_nodes
         self.enum_leaves = gofish_draws.DEFAULT_ENUM_LEAVES if enum_leaves is None else enum_leaves
         self.block = gofish_draws.DEFAULT_BLOCK if block is None else block
-        self.exact_free = gofish_draws.DEFAULT_EXACT_FREE if exact_free is None else exact_free
+        self.exact_free = exact_free   # None: gofish_draws.auto_exact_free
         self.exchanges = gofish_draws.DEFAULT_EXCHANGES if exchanges is None else exchanges
         self.record_block = gofish_draws.DEFAULT_RECORD_BLOCK if record_block is None else record_block
         self._draw_opts = dict(draw_options or {})

@@ -71,8 +71,13 @@ DEFAULT_BLOCK = 2
 DEFAULT_RECORD_BLOCK = 4
 #: rank exchanges per Gibbs step
 DEFAULT_EXCHANGES = 2
-#: the exact mode sums over the ranks of this many last draws inside the block product
+#: the exact mode sums over the ranks of at least this many last draws inside the block
+#: product (more when the capacity space is small: ``EXACT_CELLS``)
 DEFAULT_EXACT_FREE = 10
+#: ... and over ``m`` draws when ``2**m`` times the capacity states (``(hand + 1)**(players -
+#: 1)``) is at most this: 13 draws with 4 players (343 states; about 4 s and 400 MB on the
+#: full deck), 16 with 3 (49 states; about 4 s and 360 MB), 10 (the floor) with 5-6
+EXACT_CELLS = 3_300_000
 #: search nodes the exact enumeration of the other draws' ranks may visit before giving up
 DEFAULT_ENUM_NODES = 40
 #: most rank vectors of those draws the exact mode sums over
@@ -396,22 +401,31 @@ def _disjoint(m: int, t: int) -> np.ndarray:
 
 class _Rows:
     """The live subsets of free draws at one stage of a :class:`_DP`: ``masks[row]`` (int64
-    bit masks, sorted) and ``index[mask]`` (the row, -1 when the subset is not live; ``2**m``
-    entries). Reads like ``{mask: row}``."""
+    bit masks, sorted, distinct); :meth:`find` gives rows of masks. Reads like ``{mask: row}``."""
 
-    def __init__(self, masks, m: int):
+    def __init__(self, masks):
         self.masks = np.asarray(masks, dtype=np.int64)
-        self.index = np.full(1 << m, -1, dtype=np.intp)
-        self.index[self.masks] = np.arange(len(self.masks))
+
+    def find(self, q: np.ndarray) -> np.ndarray:
+        """The row of every mask in ``q`` (int64 array), -1 where it is not live."""
+        m = self.masks
+        if not len(m):
+            return np.full(len(q), -1, dtype=np.intp)
+        pos = np.minimum(np.searchsorted(m, q), len(m) - 1)
+        return np.where(m[pos] == q, pos, -1)
 
     def __len__(self) -> int:
         return len(self.masks)
 
     def __contains__(self, A: int) -> bool:
-        return self.index[A] >= 0
+        return self.get(A) >= 0
+
+    def get(self, A: int) -> int:
+        i = int(np.searchsorted(self.masks, A))
+        return i if i < len(self.masks) and self.masks[i] == A else -1
 
     def __getitem__(self, A: int) -> int:
-        r = int(self.index[A])
+        r = self.get(A)
         if r < 0:
             raise KeyError(A)
         return r
@@ -451,7 +465,7 @@ class _DP:
         # forward: F[i] = (row of each live subset, array live x (N+1))
         F = np.zeros((1, N + 1), dtype=dtype)
         F[0, sp.origin] = 1
-        rows = _Rows(np.zeros(1, dtype=np.int64), m)
+        rows = _Rows(np.zeros(1, dtype=np.int64))
         self.F = [(rows, F)]
         for pos in self.order:
             masks = rows.masks
@@ -461,10 +475,10 @@ class _DP:
                 if len(ri):
                     plan.append((t, b, ri))
                     outs.append(masks[ri] | t)
-            nrows = _Rows(np.unique(np.concatenate(outs)) if outs else outs, m)
+            nrows = _Rows(np.unique(np.concatenate(outs)) if outs else outs)
             nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
             for (t, b, ri), dst in zip(plan, outs):
-                self._add(nxt, nrows.index[dst], F, ri, b, -1)
+                self._add(nxt, nrows.find(dst), F, ri, b, -1)
             rows, F = nrows, nxt
             self.F.append((rows, F))
         term = sp.terminal
@@ -472,7 +486,7 @@ class _DP:
         R = len(self.order)
         Tm = np.zeros((1, N + 1), dtype=dtype)
         Tm[0, :N][term] = 1
-        trows = _Rows(np.array([full], dtype=np.int64), m)
+        trows = _Rows(np.array([full], dtype=np.int64))
         self.T: list = [None] * R + [(trows, Tm)]
         if backward is not False:
             stop = 0 if backward is True else int(backward)
@@ -483,14 +497,14 @@ class _DP:
                 for t, b in vblocks[self.order[i]]:
                     ri = ((masks & t) == t).nonzero()[0]
                     before = masks[ri] ^ t
-                    ok = reach.index[before] >= 0
+                    ok = reach.find(before) >= 0
                     if ok.any():
                         plan.append((t, b, ri[ok]))
                         outs.append(before[ok])
-                prows = _Rows(np.unique(np.concatenate(outs)) if outs else outs, m)
+                prows = _Rows(np.unique(np.concatenate(outs)) if outs else outs)
                 prev = np.zeros((max(1, len(prows)), N + 1), dtype=dtype)
                 for (t, b, ri), dst in zip(plan, outs):
-                    self._add(prev, prows.index[dst], Tm, ri, b, 1)
+                    self._add(prev, prows.find(dst), Tm, ri, b, 1)
                 trows, Tm = prows, prev
                 self.T[i] = (trows, Tm)
 
@@ -523,7 +537,7 @@ class _DP:
         frows, F = self.F[i]
         trows, T = self.T[i + 1]
         p = ((frows.masks & t) == 0).nonzero()[0]
-        q = trows.index[frows.masks[p] | t]
+        q = trows.find(frows.masks[p] | t)
         ok = q >= 0
         p, q = p[ok], q[ok]
         if not len(p):
@@ -542,6 +556,21 @@ class _DP:
         if self.dtype is object:
             return (Fa[:, None, :] * Tn).sum(axis=(0, 2))
         return np.einsum("au,anu->n", Fa, Tn)
+
+
+def auto_exact_free(players: int, hand: int) -> int:
+    """The default number of unseen draws the exact mode sums over in one block product:
+    the most ``m`` with ``2**m * (hand + 1)**(players - 1) <= EXACT_CELLS`` (its tables hold
+    a row of capacity states per live subset of those draws), at least
+    ``DEFAULT_EXACT_FREE`` and at most 24.
+
+    Args:
+        players: seats in the game (2-6).
+        hand: cards dealt to each seat (the capacity of a seat's dealt hand).
+    """
+    states = (hand + 1) ** max(1, players - 1)
+    m = int(np.floor(np.log2(max(1.0, EXACT_CELLS / states))))
+    return max(DEFAULT_EXACT_FREE, min(24, m))
 
 
 @dataclass
@@ -569,7 +598,7 @@ class DrawEngine:
         steps: blocked Gibbs steps per query in approximate mode.
         block: draws redrawn (and summed over in the estimates) per step.
         exact_free: the exact mode sums over the ranks of this many last draws in the block
-            product and enumerates the others.
+            product and enumerates the others (``None``: :func:`auto_exact_free`).
         enum_nodes: search nodes the exact enumeration may visit.
         enum_leaves: most rank vectors the exact mode sums over.
         is_samples: importance samples of the estimate of the number of consistent deals.
@@ -579,7 +608,7 @@ class DrawEngine:
 
     def __init__(self, tracker: Any, steps: int = DEFAULT_STEPS, enum_nodes: int = DEFAULT_ENUM_NODES,
                  enum_leaves: int = DEFAULT_ENUM_LEAVES, block: int = DEFAULT_BLOCK,
-                 exact_free: int = DEFAULT_EXACT_FREE, is_samples: int = DEFAULT_IS_SAMPLES,
+                 exact_free: int | None = None, is_samples: int = DEFAULT_IS_SAMPLES,
                  exchanges: int = DEFAULT_EXCHANGES, record_block: int = DEFAULT_RECORD_BLOCK,
                  seed: int = 0):
         t = self.t = tracker
@@ -587,7 +616,8 @@ class DrawEngine:
         self.enum_nodes = enum_nodes
         self.enum_leaves = enum_leaves
         self.block_size = block
-        self.exact_free = exact_free
+        self.exact_free = auto_exact_free(t.options["players"], t.options["hand"]) if exact_free is None \
+            else exact_free
         self.is_samples = is_samples
         self.exchanges = exchanges
         self.recent = 0
