@@ -844,3 +844,35 @@ def test_go_fish_with_hidden_draws_through_a_referee_session():
         assert ok(e, cmd="record", session=f"g{s}")["events"] == m.record.for_seat(s).events
     if not hello["games"][[g["name"] for g in hello["games"]].index("gofish")]["belief"]:
         err(e, "unsupported", cmd="belief", session="g0")
+
+
+def test_go_fish_belief_and_hint_take_a_precision():
+    """``params: {"precision": SE}`` makes a sampled Go Fish belief go on until its largest
+    standard error is at most SE (as ``cardmind belief --precision``), for that request only;
+    a bad value or another belief parameter is a ``bad_request``; Literature ignores it."""
+    from cardmind.records import read_record  # noqa: PLC0415
+
+    rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
+    view = rec.for_seat(1)
+    e = Engine()
+    ok(e, cmd="new", session="p", game="gofish", seat=1, hand=view.header["hand"], agent=None)
+    for ev in view.events[:50]:
+        ok(e, cmd="event", session="p", event=ev)
+    b0 = ok(e, cmd="belief", session="p")["belief"]
+    assert b0["mode"] == "mcmc" and b0["stderr"] > 0.005
+    target = round(b0["stderr"] * 0.8, 4)
+    b1 = ok(e, cmd="belief", session="p", params={"precision": target})["belief"]
+    assert b1["mode"] == "mcmc" and b1["stderr"] <= target < b0["stderr"]
+    h = ok(e, cmd="hint", session="p", params={"precision": target, "max_asks": 2})["hint"]
+    assert h["stderr"] == b1["stderr"] and len(h["asks"]) <= 2   # the precise answer, cached
+    assert e.sessions["p"]._tracker_get().precision == 0   # for that request only
+    for bad in (0, 0.5, -1, "0.01", True):
+        err(e, "bad_request", cmd="belief", session="p", params={"precision": bad})
+        err(e, "bad_request", cmd="hint", session="p", params={"precision": bad})
+    err(e, "bad_request", cmd="belief", session="p", params={"steps": 10})
+    lit = get_game("literature")
+    ref = ok(e, cmd="new", session="lr", game="literature", role="referee", seed=1)
+    hand = lit.observer_header(ref["header"], 0)["hand"]
+    ok(e, cmd="new", session="l0", game="literature", seat=0, hand=hand, agent=None)
+    assert ok(e, cmd="belief", session="l0", params={"precision": 0.01})["belief"] == \
+        ok(e, cmd="belief", session="l0")["belief"]

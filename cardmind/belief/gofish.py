@@ -273,6 +273,32 @@ class GoFishBelief:
         return self._answer().get("stderr")
 
     @property
+    def precision(self) -> float:
+        """The standard error target of sampled answers (0: none, the fixed ``steps``): where
+        the draw engine samples (mode ``"mcmc"``) it goes on until the largest estimated
+        standard error of a probability is at most this, or ``max_steps`` steps (as ``cardmind
+        belief --precision``). Setting it drops a cached sampled answer that does not meet it.
+
+        Raises:
+            ValueError: (on setting) not a number in [0, 0.5).
+        """
+        return float(self._draw_opts.get("precision", 0.0))
+
+    @precision.setter
+    def precision(self, se: float) -> None:
+        if isinstance(se, bool) or not isinstance(se, (int, float)) or not 0 <= se < 0.5:
+            raise ValueError(f"precision must be a number from 0 up to (not including) 0.5, not {se!r}")
+        se = float(se)
+        self._draw_opts["precision"] = se
+        eng = self._draws
+        if eng is not None:
+            eng.precision = se
+            got = eng._answer
+            if se > 0 and got is not None and not got[1].exact and got[1].steps and \
+                    not (got[1].stderr is not None and got[1].stderr <= se):
+                eng._answer = None
+
+    @property
     def sampling(self) -> dict[str, Any] | None:
         """How a sampled answer (mode ``"mcmc"``) was made: ``steps`` (Gibbs steps averaged),
         ``stderr`` (see :attr:`stderr`), ``precision`` (the target asked, 0 for none) and

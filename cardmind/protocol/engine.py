@@ -57,7 +57,7 @@ COMMANDS: dict[str, frozenset[str]] = {
     "status": frozenset({"session"}),
     "record": frozenset({"session"}),
     "hint": frozenset({"session", "params"}),
-    "belief": frozenset({"session"}),
+    "belief": frozenset({"session", "params"}),
     "quit": frozenset(),
 }
 
@@ -366,9 +366,10 @@ class Engine:
         return {"session": sid, "hint": s.hint(**params)}
 
     def cmd_belief(self, req: dict) -> dict:
-        """The seat's exact posterior."""
+        """The seat's posterior (``params``: ``precision`` for a sampled Go Fish belief)."""
         sid, s = self._session(req)
-        return {"session": sid, "belief": s.belief()}
+        params = self._get(req, "params", (dict, None), "an object of belief parameters", None) or {}
+        return {"session": sid, "belief": s.belief(**params)}
 
     def cmd_quit(self, req: dict) -> dict:
         """Stop after this reply."""

@@ -114,7 +114,7 @@ REQUESTS: dict[str, tuple[dict, list[str]]] = {
     "status": ({"session": SESSION_REF}, ["session"]),
     "record": ({"session": SESSION_REF}, ["session"]),
     "hint": ({"session": SESSION_REF, "params": _nullable({"type": "object"})}, ["session"]),
-    "belief": ({"session": SESSION_REF}, ["session"]),
+    "belief": ({"session": SESSION_REF, "params": _nullable({"type": "object"})}, ["session"]),
     "quit": ({}, []),
 }
 

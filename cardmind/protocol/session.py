@@ -656,9 +656,30 @@ class Session:
             raise ProtocolError("unsupported", self.tracker_reason)
         return t
 
+    def _precision(self, tracker, params: dict[str, Any]):
+        """Take ``precision`` out of ``params`` and apply it to a Go Fish tracker (ignored for
+        a game whose belief is always exact); returns the previous target, to restore.
+
+        Raises:
+            ProtocolError: ``bad_request`` (not a number above 0 and below 0.5).
+        """
+        if "precision" not in params:
+            return None
+        se = params.pop("precision")
+        if isinstance(se, bool) or not isinstance(se, (int, float)) or not 0 < se < 0.5:
+            raise ProtocolError("bad_request", f"parameter 'precision' must be a number above 0 and below 0.5, "
+                                               f"not {se!r}")
+        if not hasattr(tracker, "precision"):
+            return None
+        before = tracker.precision
+        tracker.precision = se
+        return before
+
     def hint(self, **params: Any) -> dict[str, Any]:
         """The seat's advice: ``cardmind.hints.hint_for(tracker, **params).to_json()``
-        (``docs/hints.md``), with ``consistent_deals_str``.
+        (``docs/hints.md``), with ``consistent_deals_str``. ``precision`` (Go Fish; ignored
+        for Literature): for this request, sample until the largest estimated standard error
+        is at most that (see :attr:`~cardmind.belief.gofish.GoFishBelief.precision`).
 
         Raises:
             ProtocolError: ``unsupported`` (no tracker or hint engine for the game),
@@ -667,34 +688,50 @@ class Session:
         tracker = self._tracker_required()
         from ..hints import hint_for  # noqa: PLC0415
 
+        params = dict(params)
         k = params.get("max_asks", 1)
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ProtocolError("bad_request", f"hint parameter 'max_asks' must be a non-negative integer, not {k!r}")
+        before = self._precision(tracker, params)
         try:
-            h = hint_for(tracker, **params)
-        except Contradiction as exc:
-            raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
-        except TypeError as exc:
-            raise ProtocolError("bad_request", f"bad hint parameters: {exc}") from None
-        except ValueError as exc:
-            raise ProtocolError("unsupported", str(exc)) from None
-        try:
-            return with_int_strings(h.to_json())
-        except Contradiction as exc:
-            raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
+            try:
+                h = hint_for(tracker, **params)
+            except Contradiction as exc:
+                raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
+            except TypeError as exc:
+                raise ProtocolError("bad_request", f"bad hint parameters: {exc}") from None
+            except ValueError as exc:
+                raise ProtocolError("unsupported", str(exc)) from None
+            try:
+                return with_int_strings(h.to_json())
+            except Contradiction as exc:
+                raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
+        finally:
+            if before is not None:
+                tracker.precision = before
 
-    def belief(self) -> dict[str, Any]:
-        """The exact posterior: ``tracker.to_json()`` (for Literature ``consistent_deals``,
-        ``marginals``, ``claims``) with ``consistent_deals_str``.
+    def belief(self, **params: Any) -> dict[str, Any]:
+        """The posterior: ``tracker.to_json()`` (for Literature ``consistent_deals``,
+        ``marginals``, ``claims``) with ``consistent_deals_str``. ``params``: only
+        ``precision`` (as in :meth:`hint`).
 
         Raises:
-            ProtocolError: ``unsupported`` or ``contradiction``.
+            ProtocolError: ``unsupported``, ``contradiction`` or ``bad_request`` (another
+                parameter, or a bad ``precision``).
         """
         tracker = self._tracker_required()
+        params = dict(params)
+        before = self._precision(tracker, params)
         try:
-            return with_int_strings(tracker.to_json())
-        except Contradiction as exc:
-            raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
+            if params:
+                raise ProtocolError("bad_request", f"unknown belief parameters: {sorted(params)} (only 'precision')")
+            try:
+                return with_int_strings(tracker.to_json())
+            except Contradiction as exc:
+                raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
+        finally:
+            if before is not None:
+                tracker.precision = before
 
 
 class RefereeSession(Session):
