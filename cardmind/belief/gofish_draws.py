@@ -430,9 +430,6 @@ class _Rows:
             raise KeyError(A)
         return r
 
-    def items(self):
-        return zip(self.masks.tolist(), range(len(self.masks)))
-
 
 class _DP:
     """Forward and backward tables of a block product over a :class:`_Space`, summed over
@@ -516,10 +513,10 @@ class _DP:
         sp = self.sp
         N = sp.N
         w = b.weights(self.dtype)
-        if len(b.ids) == 1 and b.ids[0] == 0:
-            out[ro, :N] += F[ri, :N] * w[0]
-        elif self.fast:
+        if self.fast:
             _drawdp.mix_add(out, ro, F, ri, w, sp.tgt if sign > 0 else sp.src, b.ids)
+        elif len(b.ids) == 1 and b.ids[0] == 0:   # the empty usage: the identity table
+            out[ro, :N] += F[ri, :N] * w[0]
         elif self.dtype is object:
             out[ro, :N] += (w[None, :, None] * F[ri][:, b.table(sp, sign)]).sum(axis=1)
         else:
