@@ -856,13 +856,15 @@ def test_go_fish_belief_and_hint_take_a_precision():
     view = rec.for_seat(1)
     e = Engine()
     ok(e, cmd="new", session="p", game="gofish", seat=1, hand=view.header["hand"], agent=None)
-    for ev in view.events[:50]:
+    for ev in view.events[:56]:   # 15 unseen draws: past the exact range, sampled
         ok(e, cmd="event", session="p", event=ev)
     b0 = ok(e, cmd="belief", session="p")["belief"]
     assert b0["mode"] == "mcmc" and b0["stderr"] > 0.005
     target = round(b0["stderr"] * 0.8, 4)
     b1 = ok(e, cmd="belief", session="p", params={"precision": target})["belief"]
     assert b1["mode"] == "mcmc" and b1["stderr"] <= target < b0["stderr"]
+    assert b1["sampling"]["precision"] == target and b1["sampling"]["target_met"] is True
+    assert b0["sampling"]["precision"] == 0 and b1["sampling"]["steps"] > b0["sampling"]["steps"]
     h = ok(e, cmd="hint", session="p", params={"precision": target, "max_asks": 2})["hint"]
     assert h["stderr"] == b1["stderr"] and len(h["asks"]) <= 2   # the precise answer, cached
     assert e.sessions["p"]._tracker_get().precision == 0   # for that request only
@@ -870,6 +872,8 @@ def test_go_fish_belief_and_hint_take_a_precision():
         err(e, "bad_request", cmd="belief", session="p", params={"precision": bad})
         err(e, "bad_request", cmd="hint", session="p", params={"precision": bad})
     err(e, "bad_request", cmd="belief", session="p", params={"steps": 10})
+    msg = err(e, "bad_request", cmd="hint", session="p", params={"precison": 0.02})["error"]["message"]
+    assert "unknown hint parameters: ['precison']" in msg and "'max_asks', 'precision'" in msg
     lit = get_game("literature")
     ref = ok(e, cmd="new", session="lr", game="literature", role="referee", seed=1)
     hand = lit.observer_header(ref["header"], 0)["hand"]

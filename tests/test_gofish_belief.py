@@ -269,6 +269,22 @@ def test_precision_goes_on_until_the_standard_error_is_met():
     assert any("was not reached" in n and "80 steps" in n for n in notes), notes
     assert not any("was not reached" in n for n in gofish_hint(tight).notes)
     assert tight._draws._answer[1].steps > loose._draws._answer[1].steps == 40
+    # ... and so does the belief object (cardmind belief --json, the protocol's belief)
+    assert capped.to_json()["sampling"] == {**info, "target_met": False}
+    assert tight.to_json()["sampling"]["target_met"] is True
+    assert loose.to_json()["sampling"]["precision"] == 0 and loose.to_json()["sampling"]["target_met"]
+
+
+def test_late_sampled_count_is_positive():
+    """Late in a full-deck game independent draw ranks are rarely consistent; the estimate of
+    the number of consistent deals mixes in the chain's states, so it is never 0 (it was 0
+    here before)."""
+    from cardmind.records import read_record
+
+    rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
+    t = GoFishBelief.from_record(rec, seat=1, upto_event=89)
+    assert t.mode == "mcmc"
+    assert t.consistent_deals > 10 ** 12
 
 
 def test_full_deck_float_sum_matches_integers():

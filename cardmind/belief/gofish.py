@@ -513,7 +513,9 @@ class GoFishBelief:
         """The belief object of ``cardmind belief --json`` for Go Fish (records.md):
         ``consistent_deals`` (exact integer, or an estimate when ``exact`` is false),
         ``holdings`` (seats and counts as string keys), ``books``, ``exact``, ``mode`` (see
-        :attr:`mode`) and, when sampled, ``stderr`` (see :attr:`stderr`)."""
+        :attr:`mode`) and, when sampled, ``stderr`` (see :attr:`stderr`) and ``sampling``
+        (:attr:`sampling` plus ``target_met``: false when a ``precision`` was asked and the
+        sampler stopped at ``max_steps`` above it)."""
         hold = {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
                 for k, v in self.holdings().items()}
         books = []
@@ -526,6 +528,10 @@ class GoFishBelief:
                "holdings": hold, "books": books}
         if self.stderr is not None:
             out["stderr"] = self.stderr
+        info = self.sampling
+        if info is not None:
+            met = not info["precision"] > 0 or (info["stderr"] is not None and info["stderr"] <= info["precision"])
+            out["sampling"] = {**info, "target_met": bool(met)}
         return out
 
 

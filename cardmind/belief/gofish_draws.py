@@ -75,9 +75,10 @@ DEFAULT_EXCHANGES = 2
 #: product (more when the capacity space is small: ``EXACT_CELLS``)
 DEFAULT_EXACT_FREE = 10
 #: ... and over ``m`` draws when ``2**m`` times the capacity states (``(hand + 1)**(players -
-#: 1)``) is at most this: 13 draws with 4 players (343 states; about 4 s and 400 MB on the
-#: full deck), 16 with 3 (49 states; about 4 s and 360 MB), 10 (the floor) with 5-6
-EXACT_CELLS = 3_300_000
+#: 1)``) is at most this. With 6 cards dealt: 14 draws with 4 players (343 states; about
+#: 5-10 s and 500 MB on the full deck), 17 with 3 (49 states; about 7 s and 350 MB), 11 with
+#: 5 (about 13 s and 750 MB), 10 (the floor) with 6 (up to 100 s and 2.5 GB)
+EXACT_CELLS = 6_500_000
 #: search nodes the exact enumeration of the other draws' ranks may visit before giving up
 DEFAULT_ENUM_NODES = 40
 #: most rank vectors of those draws the exact mode sums over
@@ -91,6 +92,8 @@ DEFAULT_SAMPLER = "seats"
 DEFAULT_SEAT_CAP = 8
 #: batches of the batch-means estimate of the sampler's standard error
 STDERR_BATCHES = 10
+#: chain states kept for the estimate of the number of consistent deals
+VISITED_KEEP = 400
 #: use the C kernels of ``_drawdp.c`` when they are built (False: the numpy reference)
 DP_FAST = True
 
@@ -459,19 +462,30 @@ class _DP:
         self.vb = vblocks
         self.order = list(range(len(vblocks))) if order is None else list(order)
         self.stage = {pos: i for i, pos in enumerate(self.order)}
+        R = len(self.order)
+        # the subsets from which every free draw can still be used by the blocks to come
+        # (bit masks only): the forward tables keep no other row
+        can = [np.zeros(0, dtype=np.int64)] * R + [np.array([full], dtype=np.int64)]
+        for i in range(R - 1, -1, -1):
+            masks = can[i + 1]
+            got = [masks[(masks & t) == t] ^ t for t, _ in vblocks[self.order[i]]]
+            can[i] = np.unique(np.concatenate(got)) if got else can[i]
         # forward: F[i] = (row of each live subset, array live x (N+1))
         F = np.zeros((1, N + 1), dtype=dtype)
         F[0, sp.origin] = 1
         rows = _Rows(np.zeros(1, dtype=np.int64))
         self.F = [(rows, F)]
-        for pos in self.order:
+        for i, pos in enumerate(self.order):
             masks = rows.masks
+            live = _Rows(can[i + 1])
             plan, outs = [], []
             for t, b in vblocks[pos]:
                 ri = ((masks & t) == 0).nonzero()[0]
-                if len(ri):
-                    plan.append((t, b, ri))
-                    outs.append(masks[ri] | t)
+                dst = masks[ri] | t
+                ok = live.find(dst) >= 0
+                if ok.any():
+                    plan.append((t, b, ri[ok]))
+                    outs.append(dst[ok])
             nrows = _Rows(np.unique(np.concatenate(outs)) if outs else outs)
             nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
             for (t, b, ri), dst in zip(plan, outs):
@@ -480,7 +494,6 @@ class _DP:
             self.F.append((rows, F))
         term = sp.terminal
         self.total = (F[rows[full], :N][term]).sum() if full in rows else 0
-        R = len(self.order)
         Tm = np.zeros((1, N + 1), dtype=dtype)
         Tm[0, :N][term] = 1
         trows = _Rows(np.array([full], dtype=np.int64))
@@ -660,6 +673,7 @@ class DrawEngine:
         self._chain_key: tuple | None = None
         self._total_est: tuple | None = None
         self._cond: dict = {}
+        self._visited: list = []   # the chain's states (draw ranks) of the last sampled answer
         self._exact_prods: list = []   # the exact answer's block products, (count, product)
         self.last_mode: str = ""
 
@@ -1408,6 +1422,7 @@ class DrawEngine:
         burn = len(turn) if seats else min(self.steps // 5, 2 * D)
         rec = _Samples(len(tl.hidden))
         self._cond = {}
+        self._visited = []
         step, end = 0, burn + self.steps
         while True:
             while step < end:
@@ -1418,6 +1433,8 @@ class DrawEngine:
                     self._draw_step(tl, delta, record, rec)
                 for _ in range(self.exchanges):
                     self._exchange(tl, delta, record, rec)
+                if record and len(self._visited) < VISITED_KEEP:
+                    self._visited.append(tuple(delta))
                 step += 1
             if not self.precision > 0 or step - burn >= self.max_steps or rec.stderr() <= self.precision:
                 break
@@ -1521,8 +1538,10 @@ class DrawEngine:
 
     def estimate_total(self, events: list[dict], settled: bool) -> float:
         """An estimate of the number of consistent deals: importance sampling of the draw
-        ranks from the product of their estimated marginals (mixed with a uniform choice),
-        each sample weighted by its exact count over its probability."""
+        ranks, each sample weighted by its exact count over its probability. The proposal is
+        a mixture: half the product of the draws' estimated marginals (mixed with a uniform
+        choice), half a state the chain visited (each consistent, so the estimate is never 0
+        when the chain found any; late in a game independent draws are rarely consistent)."""
         key = (len(events), settled)
         if self._total_est is not None and self._total_est[0] == key:
             return self._total_est[1]
@@ -1538,15 +1557,25 @@ class DrawEngine:
             tot = sum(c.values())
             p = np.array([0.1 / len(dom) + (0.9 * c.get(q, 0.0) / tot if tot else 0.9 / len(dom)) for q in dom])
             props.append((dom, p / p.sum()))
+        vis = [v for v in self._visited if len(v) == D]
+        visited = Counter(vis)
+        nv = len(vis)
+        a = 0.5 if nv else 1.0   # the weight of the independent part of the mixture
+        pos = [{q: i for i, q in enumerate(dom)} for dom, _ in props]
         vals = []
         for _ in range(max(1, self.is_samples)):
-            delta, logq = [], 0.0
-            for dom, p in props:
-                k = int(self.rng.choice(len(dom), p=p))
-                delta.append(dom[k])
-                logq += float(np.log(p[k]))
+            if a < 1 and self.rng.random() >= a:
+                delta = list(vis[int(self.rng.integers(nv))])
+            else:
+                delta = [dom[int(self.rng.choice(len(dom), p=p))] for dom, p in props]
+            # the mixture's probability of this delta
+            qi = 1.0
+            for j, (dom, p) in enumerate(props):
+                k = pos[j].get(delta[j])
+                qi = qi * float(p[k]) if k is not None else 0.0
+            q = a * qi + (1 - a) * visited.get(tuple(delta), 0) / max(1, nv)
             W = self._full_weight(tl, delta)
-            vals.append(W * float(np.exp(-logq)) if W > 0 else 0.0)
+            vals.append(W / q if W > 0 and q > 0 else 0.0)
         est = float(np.mean(vals))
         self._total_est = (key, est)
         return est

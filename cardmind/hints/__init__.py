@@ -10,6 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 
+def _engine(tracker: Any):
+    name = type(tracker).__name__
+    if name == "LiteratureBelief":
+        from .literature import literature_hint  # noqa: PLC0415
+
+        return literature_hint
+    if name == "GoFishBelief":
+        from .gofish import gofish_hint  # noqa: PLC0415
+
+        return gofish_hint
+    raise ValueError(f"no hint engine for {name}")
+
+
+def hint_params(tracker: Any) -> list[str]:
+    """The keyword parameters the hint engine of ``tracker``'s game takes (e.g.
+    ``["max_asks"]``).
+
+    Raises:
+        ValueError: no hint engine for that tracker's game.
+    """
+    import inspect  # noqa: PLC0415
+
+    return list(inspect.signature(_engine(tracker)).parameters)[1:]
+
+
 def hint_for(tracker: Any, **kwargs: Any):
     """Advice for the observer of ``tracker`` (a game's belief tracker).
 
@@ -17,13 +42,4 @@ def hint_for(tracker: Any, **kwargs: Any):
         ValueError: no hint engine for that tracker's game.
         Contradiction: the events leave no consistent deal.
     """
-    name = type(tracker).__name__
-    if name == "LiteratureBelief":
-        from .literature import literature_hint  # noqa: PLC0415
-
-        return literature_hint(tracker, **kwargs)
-    if name == "GoFishBelief":
-        from .gofish import gofish_hint  # noqa: PLC0415
-
-        return gofish_hint(tracker, **kwargs)
-    raise ValueError(f"no hint engine for {name}")
+    return _engine(tracker)(tracker, **kwargs)

@@ -686,9 +686,17 @@ class Session:
                 ``contradiction``, ``bad_request`` (a parameter the hint engine does not take).
         """
         tracker = self._tracker_required()
-        from ..hints import hint_for  # noqa: PLC0415
+        from ..hints import hint_for, hint_params  # noqa: PLC0415
 
         params = dict(params)
+        try:
+            known = hint_params(tracker) + ["precision"]
+        except ValueError as exc:
+            raise ProtocolError("unsupported", str(exc)) from None
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise ProtocolError("bad_request", f"unknown hint parameters: {unknown} (this game's hint takes "
+                                               f"{', '.join(repr(x) for x in known)})")
         k = params.get("max_asks", 1)
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ProtocolError("bad_request", f"hint parameter 'max_asks' must be a non-negative integer, not {k!r}")
