@@ -57,7 +57,7 @@ def _add_precision_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--precision", type=_precision, default=None, metavar="SE",
                    help="where the Go Fish belief has to sample (3+ players, many unseen draws): sample "
                         "until the largest estimated standard error of a probability is at most SE "
-                        "(e.g. 0.003; slower: see docs/gofish-belief.md), or at most 20 000 steps (the "
+                        "(above 0, below 0.5; e.g. 0.003; slower: see docs/gofish-belief.md), or at most 20 000 steps (the "
                         "output then says the target was not reached). Exact answers meet any SE")
 
 

@@ -79,8 +79,8 @@ class GoFishBelief:
         block: draws the draw engine redraws together per step (and sums over exactly).
         exact_free: the draw engine's exact mode sums over this many last draws in the
             block product and enumerates the others (default: as many as its tables' size
-            allows, :func:`~.gofish_draws.auto_exact_free`: 13 with 4 players and 6 cards
-            dealt, 16 with 3, 10 with 5-6).
+            allows, :func:`~.gofish_draws.auto_exact_free`: 14 with 4 players and 6 cards
+            dealt, 17 with 3, 11 with 5, 10 with 6).
         enum_nodes, enum_leaves: budgets of the draw engine's exact enumeration.
         exchanges: rank exchange moves per Gibbs step of the draw engine.
         record_block: draws the draw engine sums over exactly in each step's estimate.

@@ -656,7 +656,7 @@ class Session:
             raise ProtocolError("unsupported", self.tracker_reason)
         return t
 
-    def _precision(self, tracker, params: dict[str, Any]):
+    def _precision(self, tracker: Any, params: dict[str, Any]) -> float | None:
         """Take ``precision`` out of ``params`` and apply it to a Go Fish tracker (ignored for
         a game whose belief is always exact); returns the previous target, to restore.
 
