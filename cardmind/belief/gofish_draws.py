@@ -437,9 +437,11 @@ class _Rows:
 class _DP:
     """Forward and backward tables of a block product over a :class:`_Space`, summed over
     the ranks of ``m`` *free* draws: the state also holds which free draws are used (a
-    subset; only subsets that can occur are stored, one row each), and each rank's block
+    subset; only subsets that can occur after the blocks before and can still be completed
+    by the blocks after are stored, one row each: :class:`_Rows`), and each rank's block
     comes in *variants*, one per set ``t`` (a bit mask) of free draws of that rank.
-    ``dtype``: ``float`` for sampling, ``np.int64`` or ``object`` for exact counts.
+    ``dtype``: ``float`` for sampling, ``np.int64`` or ``object`` for exact counts (float64
+    and int64 tables go through the C kernels of ``_drawdp.c`` when built).
 
     Args:
         space: the capacity space.

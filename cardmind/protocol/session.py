@@ -32,7 +32,8 @@ from __future__ import annotations
 import copy
 import ctypes
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
@@ -656,24 +657,32 @@ class Session:
             raise ProtocolError("unsupported", self.tracker_reason)
         return t
 
-    def _precision(self, tracker: Any, params: dict[str, Any]) -> float | None:
-        """Take ``precision`` out of ``params`` and apply it to a Go Fish tracker (ignored for
-        a game whose belief is always exact); returns the previous target, to restore.
+    @contextmanager
+    def _query(self, tracker: Any, params: dict[str, Any]) -> Iterator[None]:
+        """A belief or hint request: takes ``precision`` out of ``params`` and applies it to a
+        Go Fish tracker for the request (ignored for a game whose belief is always exact),
+        restoring the previous target afterwards; a contradiction becomes a protocol error.
 
         Raises:
-            ProtocolError: ``bad_request`` (not a number above 0 and below 0.5).
+            ProtocolError: ``bad_request`` (``precision`` not a number above 0 and below
+                0.5), ``contradiction``.
         """
-        if "precision" not in params:
-            return None
-        se = params.pop("precision")
-        if isinstance(se, bool) or not isinstance(se, (int, float)) or not 0 < se < 0.5:
-            raise ProtocolError("bad_request", f"parameter 'precision' must be a number above 0 and below 0.5, "
-                                               f"not {se!r}")
-        if not hasattr(tracker, "precision"):
-            return None
-        before = tracker.precision
-        tracker.precision = se
-        return before
+        before = None
+        if "precision" in params:
+            se = params.pop("precision")
+            if isinstance(se, bool) or not isinstance(se, (int, float)) or not 0 < se < 0.5:
+                raise ProtocolError("bad_request", f"parameter 'precision' must be a number above 0 and below "
+                                                   f"0.5, not {se!r}")
+            if hasattr(tracker, "precision"):
+                before = tracker.precision
+                tracker.precision = se
+        try:
+            yield
+        except Contradiction as exc:
+            raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
+        finally:
+            if before is not None:
+                tracker.precision = before
 
     def hint(self, **params: Any) -> dict[str, Any]:
         """The seat's advice: ``cardmind.hints.hint_for(tracker, **params).to_json()``
@@ -700,23 +709,14 @@ class Session:
         k = params.get("max_asks", 1)
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ProtocolError("bad_request", f"hint parameter 'max_asks' must be a non-negative integer, not {k!r}")
-        before = self._precision(tracker, params)
-        try:
+        with self._query(tracker, params):
             try:
                 h = hint_for(tracker, **params)
-            except Contradiction as exc:
-                raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
             except TypeError as exc:
                 raise ProtocolError("bad_request", f"bad hint parameters: {exc}") from None
             except ValueError as exc:
                 raise ProtocolError("unsupported", str(exc)) from None
-            try:
-                return with_int_strings(h.to_json())
-            except Contradiction as exc:
-                raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
-        finally:
-            if before is not None:
-                tracker.precision = before
+            return with_int_strings(h.to_json())
 
     def belief(self, **params: Any) -> dict[str, Any]:
         """The posterior: ``tracker.to_json()`` (for Literature ``consistent_deals``,
@@ -728,18 +728,11 @@ class Session:
                 parameter, or a bad ``precision``).
         """
         tracker = self._tracker_required()
-        params = dict(params)
-        before = self._precision(tracker, params)
-        try:
-            if params:
-                raise ProtocolError("bad_request", f"unknown belief parameters: {sorted(params)} (only 'precision')")
-            try:
-                return with_int_strings(tracker.to_json())
-            except Contradiction as exc:
-                raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
-        finally:
-            if before is not None:
-                tracker.precision = before
+        unknown = sorted(set(params) - {"precision"})
+        if unknown:
+            raise ProtocolError("bad_request", f"unknown belief parameters: {unknown} (only 'precision')")
+        with self._query(tracker, dict(params)):
+            return with_int_strings(tracker.to_json())
 
 
 class RefereeSession(Session):
