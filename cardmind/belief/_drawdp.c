@@ -7,15 +7,17 @@
  * Arrays are passed through the buffer protocol (numpy arrays, C-contiguous); values are
  * float64 ("d") or int64 ("l"/"q", wrapping on overflow like numpy's int64), indices int64.
  *
- * mix_add(out, ro, F, ri, w, tab, ids)
+ * mix_add(out, ro, F, ri, w, gather, scatter, ids)
  *     for every k and every state u < N:
- *         out[ro[k], u] += sum_n w[n] * F[ri[k], tab[ids[n], u]]
- *     out: (rows_out, N + 1); F: (rows_in, N + 1); tab: (usages, N) with entries in 0..N
- *     (N points at F's last column, a zero).
+ *         out[ro[k], u] += sum_n w[n] * F[ri[k], gather[ids[n], u]]
+ *     out: (rows_out, N + 1); F: (rows_in, N + 1); gather: (usages, N) with entries in 0..N
+ *     (N points at F's last column, a zero); scatter: its inverse (scatter[x, v] = u where
+ *     gather[x, u] = v, else N). A row of F with few nonzero states is added by scattering
+ *     them (same sum; out's last column stays 0), a dense one by gathering.
  *
  * context(out, F, p, T, q, tab, ids, mask)
  *     for every n: out[n] += sum_k sum_{u < N} F[p[k], u] * mask[u] * T[q[k], tab[ids[n], u]]
- *     mask: None or a bool array of N entries.
+ *     (over the nonzero terms of F[p[k]] * mask only); mask: None or a bool array of N entries.
  *
  * Both raise ValueError (bad shapes, types or an index out of range) rather than reading
  * outside an array.
@@ -76,7 +78,7 @@ static int check_index(Buf *x, Py_ssize_t hi, const char *name) {
 }
 
 /* the table rows used are within [0, W) */
-static int check_tab(Buf *tab, Buf *ids, Py_ssize_t W) {
+static int check_tab(Buf *tab, Buf *ids, Py_ssize_t W, const char *name) {
     const int64_t *id = (const int64_t *)ids->b.buf;
     const int64_t *t = (const int64_t *)tab->b.buf;
     Py_ssize_t n = ids->b.len / 8, N = dim(tab, 1);
@@ -84,7 +86,7 @@ static int check_tab(Buf *tab, Buf *ids, Py_ssize_t W) {
         const int64_t *row = t + id[i] * N;
         for (Py_ssize_t u = 0; u < N; u++)
             if (row[u] < 0 || row[u] >= W) {
-                PyErr_Format(PyExc_ValueError, "tab: entry %lld out of range 0..%lld", (long long)row[u],
+                PyErr_Format(PyExc_ValueError, "%s: entry %lld out of range 0..%lld", name, (long long)row[u],
                              (long long)(W - 1));
                 return -1;
             }
@@ -92,46 +94,86 @@ static int check_tab(Buf *tab, Buf *ids, Py_ssize_t W) {
     return 0;
 }
 
-#define MIX(NAME, T)                                                                              \
-    static void NAME(T *out, const int64_t *ro, const T *F, const int64_t *ri, Py_ssize_t k,       \
-                     const T *w, const int64_t *tab, const int64_t *ids, Py_ssize_t n,             \
-                     Py_ssize_t N) {                                                               \
+/* a row's nonzero states (u < N) into nz; returns their number */
+#define NONZERO(NAME, T)                                                                          \
+    static Py_ssize_t NAME(const T *f, Py_ssize_t N, int64_t *nz) {                               \
+        Py_ssize_t c = 0;                                                                          \
+        for (Py_ssize_t u = 0; u < N; u++)                                                         \
+            if (f[u] != 0) nz[c++] = u;                                                            \
+        return c;                                                                                  \
+    }
+
+/* gather (dense rows): o[u] += w * f[gather[u]]; scatter (sparse rows, over the nonzero
+ * states u' only): o[scatter[u']] += w * f[u'], then o[N] (the zero column) reset */
+#define MIX(NAME, NZ, T)                                                                          \
+    static int NAME(T *out, const int64_t *ro, const T *F, const int64_t *ri, Py_ssize_t k,        \
+                    const T *w, const int64_t *gat, const int64_t *sca, const int64_t *ids,        \
+                    Py_ssize_t n, Py_ssize_t N) {                                                  \
         Py_ssize_t W = N + 1;                                                                      \
+        int64_t *nz = (int64_t *)malloc(sizeof(int64_t) * (N > 0 ? N : 1));                        \
+        if (!nz) return -1;                                                                        \
         for (Py_ssize_t a = 0; a < k; a++) {                                                       \
             T *o = out + ro[a] * W;                                                                \
             const T *f = F + ri[a] * W;                                                            \
-            for (Py_ssize_t j = 0; j < n; j++) {                                                   \
-                const T wj = w[j];                                                                 \
-                const int64_t *row = tab + ids[j] * N;                                             \
-                for (Py_ssize_t u = 0; u < N; u++) o[u] += wj * f[row[u]];                         \
+            Py_ssize_t c = NZ(f, N, nz);                                                           \
+            if (c == 0) continue;                                                                  \
+            if (3 * c < N) {                                                                       \
+                for (Py_ssize_t j = 0; j < n; j++) {                                               \
+                    const T wj = w[j];                                                             \
+                    const int64_t *row = sca + ids[j] * N;                                         \
+                    for (Py_ssize_t i = 0; i < c; i++) o[row[nz[i]]] += wj * f[nz[i]];            \
+                }                                                                                  \
+                o[N] = 0;                                                                          \
+            } else {                                                                               \
+                for (Py_ssize_t j = 0; j < n; j++) {                                               \
+                    const T wj = w[j];                                                             \
+                    const int64_t *row = gat + ids[j] * N;                                         \
+                    for (Py_ssize_t u = 0; u < N; u++) o[u] += wj * f[row[u]];                     \
+                }                                                                                  \
             }                                                                                      \
         }                                                                                          \
+        free(nz);                                                                                  \
+        return 0;                                                                                  \
     }
 
+/* over the nonzero states of F[p[a]] * mask only */
 #define CTX(NAME, T)                                                                              \
     static int NAME(T *out, const T *F, const int64_t *p, const T *Tb, const int64_t *q,           \
                     Py_ssize_t k, const int64_t *tab, const int64_t *ids, Py_ssize_t n,            \
                     const unsigned char *mask, Py_ssize_t N) {                                     \
         Py_ssize_t W = N + 1;                                                                      \
         T *fa = (T *)malloc(sizeof(T) * (N > 0 ? N : 1));                                          \
-        if (!fa) return -1;                                                                        \
+        int64_t *nz = (int64_t *)malloc(sizeof(int64_t) * (N > 0 ? N : 1));                        \
+        if (!fa || !nz) {                                                                          \
+            free(fa);                                                                              \
+            free(nz);                                                                              \
+            return -1;                                                                             \
+        }                                                                                          \
         for (Py_ssize_t a = 0; a < k; a++) {                                                       \
             const T *f = F + p[a] * W;                                                             \
             const T *t = Tb + q[a] * W;                                                            \
-            for (Py_ssize_t u = 0; u < N; u++) fa[u] = (mask && !mask[u]) ? (T)0 : f[u];           \
+            Py_ssize_t c = 0;                                                                      \
+            for (Py_ssize_t u = 0; u < N; u++)                                                     \
+                if (f[u] != 0 && !(mask && !mask[u])) {                                            \
+                    fa[c] = f[u];                                                                  \
+                    nz[c++] = u;                                                                   \
+                }                                                                                  \
             for (Py_ssize_t j = 0; j < n; j++) {                                                   \
                 const int64_t *row = tab + ids[j] * N;                                             \
                 T s = 0;                                                                           \
-                for (Py_ssize_t u = 0; u < N; u++) s += fa[u] * t[row[u]];                         \
+                for (Py_ssize_t i = 0; i < c; i++) s += fa[i] * t[row[nz[i]]];                     \
                 out[j] += s;                                                                       \
             }                                                                                      \
         }                                                                                          \
         free(fa);                                                                                  \
+        free(nz);                                                                                  \
         return 0;                                                                                  \
     }
 
-MIX(mix_f, double)
-MIX(mix_i, int64_t)
+NONZERO(nz_f, double)
+NONZERO(nz_i, int64_t)
+MIX(mix_f, nz_f, double)
+MIX(mix_i, nz_i, int64_t)
 CTX(ctx_f, double)
 CTX(ctx_i, int64_t)
 
@@ -149,22 +191,24 @@ static int is_float(PyObject *o) {
 }
 
 static PyObject *mix_add(PyObject *self, PyObject *args) {
-    PyObject *oo, *oro, *oF, *ori, *ow, *otab, *oids;
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &oo, &oro, &oF, &ori, &ow, &otab, &oids)) return NULL;
+    PyObject *oo, *oro, *oF, *ori, *ow, *ogat, *osca, *oids;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO", &oo, &oro, &oF, &ori, &ow, &ogat, &osca, &oids)) return NULL;
     int fl = is_float(oo);
     if (fl < 0) {
         PyErr_SetString(PyExc_ValueError, "out: expected an array");
         return NULL;
     }
     char kind = fl ? 'f' : 'i';
-    Buf out = {0}, ro = {0}, F = {0}, ri = {0}, w = {0}, tab = {0}, ids = {0};
+    Buf out = {0}, ro = {0}, F = {0}, ri = {0}, w = {0}, gat = {0}, sca = {0}, ids = {0};
     PyObject *res = NULL;
+    int rc = 0;
     if (get(oo, &out, kind, 2, "out") || get(oro, &ro, 'i', 1, "ro") || get(oF, &F, kind, 2, "F") ||
-        get(ori, &ri, 'i', 1, "ri") || get(ow, &w, kind, 1, "w") || get(otab, &tab, 'i', 2, "tab") ||
-        get(oids, &ids, 'i', 1, "ids"))
+        get(ori, &ri, 'i', 1, "ri") || get(ow, &w, kind, 1, "w") || get(ogat, &gat, 'i', 2, "gather") ||
+        get(osca, &sca, 'i', 2, "scatter") || get(oids, &ids, 'i', 1, "ids"))
         goto done;
-    Py_ssize_t N = dim(&tab, 1), k = dim(&ro, 0), n = dim(&ids, 0);
-    if (dim(&out, 1) != N + 1 || dim(&F, 1) != N + 1 || dim(&ri, 0) != k || dim(&w, 0) != n) {
+    Py_ssize_t N = dim(&gat, 1), k = dim(&ro, 0), n = dim(&ids, 0);
+    if (dim(&out, 1) != N + 1 || dim(&F, 1) != N + 1 || dim(&ri, 0) != k || dim(&w, 0) != n ||
+        dim(&sca, 0) != dim(&gat, 0) || dim(&sca, 1) != N) {
         PyErr_SetString(PyExc_ValueError, "mix_add: inconsistent shapes");
         goto done;
     }
@@ -173,18 +217,26 @@ static PyObject *mix_add(PyObject *self, PyObject *args) {
         goto done;
     }
     if (check_index(&ro, dim(&out, 0), "ro") || check_index(&ri, dim(&F, 0), "ri") ||
-        check_index(&ids, dim(&tab, 0), "ids") || check_tab(&tab, &ids, N + 1))
+        check_index(&ids, dim(&gat, 0), "ids") || check_tab(&gat, &ids, N + 1, "gather") ||
+        check_tab(&sca, &ids, N + 1, "scatter"))
         goto done;
     Py_BEGIN_ALLOW_THREADS
     if (fl)
-        mix_f((double *)out.b.buf, ro.b.buf, F.b.buf, ri.b.buf, k, w.b.buf, tab.b.buf, ids.b.buf, n, N);
+        rc = mix_f((double *)out.b.buf, ro.b.buf, F.b.buf, ri.b.buf, k, w.b.buf, gat.b.buf, sca.b.buf,
+                   ids.b.buf, n, N);
     else
-        mix_i((int64_t *)out.b.buf, ro.b.buf, F.b.buf, ri.b.buf, k, w.b.buf, tab.b.buf, ids.b.buf, n, N);
+        rc = mix_i((int64_t *)out.b.buf, ro.b.buf, F.b.buf, ri.b.buf, k, w.b.buf, gat.b.buf, sca.b.buf,
+                   ids.b.buf, n, N);
     Py_END_ALLOW_THREADS
+    if (rc) {
+        PyErr_NoMemory();
+        goto done;
+    }
     res = Py_None;
     Py_INCREF(res);
 done:
-    release(&out); release(&ro); release(&F); release(&ri); release(&w); release(&tab); release(&ids);
+    release(&out); release(&ro); release(&F); release(&ri); release(&w); release(&gat); release(&sca);
+    release(&ids);
     return res;
 }
 
@@ -216,7 +268,7 @@ static PyObject *context(PyObject *self, PyObject *args) {
         goto done;
     }
     if (check_index(&p, dim(&F, 0), "p") || check_index(&q, dim(&T, 0), "q") ||
-        check_index(&ids, dim(&tab, 0), "ids") || check_tab(&tab, &ids, N + 1))
+        check_index(&ids, dim(&tab, 0), "ids") || check_tab(&tab, &ids, N + 1, "tab"))
         goto done;
     const unsigned char *mk = mask.held ? (const unsigned char *)mask.b.buf : NULL;
     Py_BEGIN_ALLOW_THREADS
@@ -239,7 +291,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"mix_add", mix_add, METH_VARARGS,
-     "mix_add(out, ro, F, ri, w, tab, ids): out[ro[k], u] += sum_n w[n] * F[ri[k], tab[ids[n], u]]."},
+     "mix_add(out, ro, F, ri, w, gather, scatter, ids): out[ro[k], u] += sum_n w[n] * F[ri[k], gather[ids[n], u]]."},
     {"context", context, METH_VARARGS,
      "context(out, F, p, T, q, tab, ids, mask): out[n] += sum_k sum_u F[p[k], u] mask[u] T[q[k], tab[ids[n], u]]."},
     {NULL, NULL, 0, NULL},

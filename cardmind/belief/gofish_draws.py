@@ -529,7 +529,8 @@ class _DP:
         N = sp.N
         w = b.weights(self.dtype)
         if self.fast:
-            _drawdp.mix_add(out, ro, F, ri, w, sp.tgt if sign > 0 else sp.src, b.ids)
+            gat, sca = (sp.tgt, sp.src) if sign > 0 else (sp.src, sp.tgt)
+            _drawdp.mix_add(out, ro, F, ri, w, gat, sca, b.ids)
         elif len(b.ids) == 1 and b.ids[0] == 0:   # the empty usage: the identity table
             out[ro, :N] += F[ri, :N] * w[0]
         elif self.dtype is object:
