@@ -77,7 +77,7 @@ DEFAULT_EXACT_FREE = 10
 #: ... and over ``m`` draws when ``2**m`` times the capacity states (``(hand + 1)**(players -
 #: 1)``) is at most this. With 6 cards dealt: 14 draws with 4 players (343 states; about
 #: 5-10 s and 500 MB on the full deck), 17 with 3 (49 states; about 7 s and 350 MB), 11 with
-#: 5 (about 13 s and 750 MB), 10 (the floor) with 6 (up to 100 s and 2.5 GB)
+#: 5 (about 13 s and 750 MB), 10 (the floor) with 6 (about 40 s and 2.3 GB)
 EXACT_CELLS = 6_500_000
 #: search nodes the exact enumeration of the other draws' ranks may visit before giving up
 DEFAULT_ENUM_NODES = 40
