@@ -177,32 +177,49 @@ MIX(mix_i, nz_i, int64_t)
 CTX(ctx_f, double)
 CTX(ctx_i, int64_t)
 
-static int is_float(PyObject *o) {
+/* the kind of the output array's values: 'f' (float64) or 'i' (int64, or anything else:
+ * get() then refuses it); 0 with ValueError when it is not an array */
+static char out_kind(PyObject *o) {
     Py_buffer b;
     if (PyObject_GetBuffer(o, &b, PyBUF_FORMAT | PyBUF_ND) < 0) {
         PyErr_Clear();
-        return -1;
+        PyErr_SetString(PyExc_ValueError, "out: expected an array");
+        return 0;
     }
     const char *f = b.format ? b.format : "B";
     if (*f == '<' || *f == '=' || *f == '@') f++;
-    int r = (*f == 'd');
+    char kind = (*f == 'd') ? 'f' : 'i';
     PyBuffer_Release(&b);
-    return r;
+    return kind;
+}
+
+/* get() for the array written to: also refuses a read-only one */
+static int get_out(PyObject *o, Buf *x, char kind, int ndim) {
+    if (get(o, x, kind, ndim, "out")) return -1;
+    if (x->b.readonly) {
+        PyErr_SetString(PyExc_ValueError, "out: read-only");
+        release(x);
+        return -1;
+    }
+    return 0;
+}
+
+/* the result of a kernel: None, or MemoryError when it could not allocate (rc != 0) */
+static PyObject *result(int rc) {
+    if (rc) return PyErr_NoMemory();
+    Py_RETURN_NONE;
 }
 
 static PyObject *mix_add(PyObject *self, PyObject *args) {
     PyObject *oo, *oro, *oF, *ori, *ow, *ogat, *osca, *oids;
     if (!PyArg_ParseTuple(args, "OOOOOOOO", &oo, &oro, &oF, &ori, &ow, &ogat, &osca, &oids)) return NULL;
-    int fl = is_float(oo);
-    if (fl < 0) {
-        PyErr_SetString(PyExc_ValueError, "out: expected an array");
-        return NULL;
-    }
-    char kind = fl ? 'f' : 'i';
+    char kind = out_kind(oo);
+    if (!kind) return NULL;
+    int fl = kind == 'f';
     Buf out = {0}, ro = {0}, F = {0}, ri = {0}, w = {0}, gat = {0}, sca = {0}, ids = {0};
     PyObject *res = NULL;
     int rc = 0;
-    if (get(oo, &out, kind, 2, "out") || get(oro, &ro, 'i', 1, "ro") || get(oF, &F, kind, 2, "F") ||
+    if (get_out(oo, &out, kind, 2) || get(oro, &ro, 'i', 1, "ro") || get(oF, &F, kind, 2, "F") ||
         get(ori, &ri, 'i', 1, "ri") || get(ow, &w, kind, 1, "w") || get(ogat, &gat, 'i', 2, "gather") ||
         get(osca, &sca, 'i', 2, "scatter") || get(oids, &ids, 'i', 1, "ids"))
         goto done;
@@ -210,10 +227,6 @@ static PyObject *mix_add(PyObject *self, PyObject *args) {
     if (dim(&out, 1) != N + 1 || dim(&F, 1) != N + 1 || dim(&ri, 0) != k || dim(&w, 0) != n ||
         dim(&sca, 0) != dim(&gat, 0) || dim(&sca, 1) != N) {
         PyErr_SetString(PyExc_ValueError, "mix_add: inconsistent shapes");
-        goto done;
-    }
-    if (out.b.readonly) {
-        PyErr_SetString(PyExc_ValueError, "out: read-only");
         goto done;
     }
     if (check_index(&ro, dim(&out, 0), "ro") || check_index(&ri, dim(&F, 0), "ri") ||
@@ -228,12 +241,7 @@ static PyObject *mix_add(PyObject *self, PyObject *args) {
         rc = mix_i((int64_t *)out.b.buf, ro.b.buf, F.b.buf, ri.b.buf, k, w.b.buf, gat.b.buf, sca.b.buf,
                    ids.b.buf, n, N);
     Py_END_ALLOW_THREADS
-    if (rc) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    res = Py_None;
-    Py_INCREF(res);
+    res = result(rc);
 done:
     release(&out); release(&ro); release(&F); release(&ri); release(&w); release(&gat); release(&sca);
     release(&ids);
@@ -243,16 +251,13 @@ done:
 static PyObject *context(PyObject *self, PyObject *args) {
     PyObject *oo, *oF, *op, *oT, *oq, *otab, *oids, *omask;
     if (!PyArg_ParseTuple(args, "OOOOOOOO", &oo, &oF, &op, &oT, &oq, &otab, &oids, &omask)) return NULL;
-    int fl = is_float(oo);
-    if (fl < 0) {
-        PyErr_SetString(PyExc_ValueError, "out: expected an array");
-        return NULL;
-    }
-    char kind = fl ? 'f' : 'i';
+    char kind = out_kind(oo);
+    if (!kind) return NULL;
+    int fl = kind == 'f';
     Buf out = {0}, F = {0}, p = {0}, T = {0}, q = {0}, tab = {0}, ids = {0}, mask = {0};
     PyObject *res = NULL;
     int rc = 0;
-    if (get(oo, &out, kind, 1, "out") || get(oF, &F, kind, 2, "F") || get(op, &p, 'i', 1, "p") ||
+    if (get_out(oo, &out, kind, 1) || get(oF, &F, kind, 2, "F") || get(op, &p, 'i', 1, "p") ||
         get(oT, &T, kind, 2, "T") || get(oq, &q, 'i', 1, "q") || get(otab, &tab, 'i', 2, "tab") ||
         get(oids, &ids, 'i', 1, "ids"))
         goto done;
@@ -261,10 +266,6 @@ static PyObject *context(PyObject *self, PyObject *args) {
     if (dim(&out, 0) != n || dim(&F, 1) != N + 1 || dim(&T, 1) != N + 1 || dim(&q, 0) != k ||
         (mask.held && dim(&mask, 0) < N)) {
         PyErr_SetString(PyExc_ValueError, "context: inconsistent shapes");
-        goto done;
-    }
-    if (out.b.readonly) {
-        PyErr_SetString(PyExc_ValueError, "out: read-only");
         goto done;
     }
     if (check_index(&p, dim(&F, 0), "p") || check_index(&q, dim(&T, 0), "q") ||
@@ -277,12 +278,7 @@ static PyObject *context(PyObject *self, PyObject *args) {
     else
         rc = ctx_i((int64_t *)out.b.buf, F.b.buf, p.b.buf, T.b.buf, q.b.buf, k, tab.b.buf, ids.b.buf, n, mk, N);
     Py_END_ALLOW_THREADS
-    if (rc) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    res = Py_None;
-    Py_INCREF(res);
+    res = result(rc);
 done:
     release(&out); release(&F); release(&p); release(&T); release(&q); release(&tab); release(&ids);
     release(&mask);

@@ -391,17 +391,6 @@ class _Space:
         return m
 
 
-_DISJOINT: dict = {}
-
-
-def _disjoint(m: int, t: int) -> np.ndarray:
-    """The subsets ``A`` of ``m`` bits with ``A & t == 0``."""
-    got = _DISJOINT.get((m, t))
-    if got is None:
-        got = _DISJOINT[(m, t)] = np.array([A for A in range(1 << m) if not A & t], dtype=np.intp)
-    return got
-
-
 class _Rows:
     """The live subsets of free draws at one stage of a :class:`_DP`: ``masks[row]`` (int64
     bit masks, sorted, distinct); :meth:`find` gives rows of masks. Reads like ``{mask: row}``."""
