@@ -846,11 +846,16 @@ def test_go_fish_with_hidden_draws_through_a_referee_session():
         err(e, "unsupported", cmd="belief", session="g0")
 
 
-def test_go_fish_belief_and_hint_take_a_precision():
+def test_go_fish_belief_and_hint_take_a_precision(monkeypatch):
     """``params: {"precision": SE}`` makes a sampled Go Fish belief go on until its largest
     standard error is at most SE (as ``cardmind belief --precision``), for that request only;
     a bad value or another belief parameter is a ``bad_request``; Literature ignores it."""
+    from cardmind.belief import gofish_draws  # noqa: PLC0415
     from cardmind.records import read_record  # noqa: PLC0415
+
+    # past the guaranteed exact range the default sums every draw when the tables are small
+    # enough; with no table budget it samples there
+    monkeypatch.setattr(gofish_draws, "EXACT_TABLE_CELLS", 0)
 
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
     view = rec.for_seat(1)

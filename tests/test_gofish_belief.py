@@ -37,6 +37,9 @@ ENGINES = {
     "draws": {"engine": "draws"},
     # the draw engine enumerating every unseen draw but the last one (search + CP-SAT supports)
     "draws-enum": {"engine": "draws", "exact_free": 1, "enum_nodes": 100_000, "enum_leaves": 100_000},
+    # the draw engine summing every unseen draw in one block product, planned by its live
+    # subsets (what the default does past its guaranteed range), from the first unseen draw
+    "draws-planned": {"engine": "draws", "exact_free": 0, "draw_options": {"exact_cells": 10 ** 9}},
     # the joint filter giving up after a few states: the draw engine takes over mid-game
     "fast-switch": {"engine": "fast", "budget": 12},
 }
@@ -275,16 +278,26 @@ def test_precision_goes_on_until_the_standard_error_is_met():
     assert loose.to_json()["sampling"]["precision"] == 0 and loose.to_json()["sampling"]["target_met"]
 
 
-def test_late_sampled_count_is_positive():
-    """Late in a full-deck game independent draw ranks are rarely consistent; the estimate of
-    the number of consistent deals mixes in the chain's states, so it is never 0 (it was 0
-    here before)."""
+def test_late_position_exact_and_sampled_count_positive():
+    """Late in a full-deck 4-player game (19 unseen draws, past the guaranteed range of 14)
+    few subsets of the draws stay alive, so the default tracker sums over all of them
+    exactly (planned by :meth:`DrawEngine.plan`). The sampler there (forced) estimates the
+    number of consistent deals by importance sampling mixed with the chain's states, so the
+    estimate is never 0 (independent draw ranks alone gave 0 here before)."""
     from cardmind.records import read_record
 
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
     t = GoFishBelief.from_record(rec, seat=1, upto_event=89)
-    assert t.mode == "mcmc"
+    assert t.mode == "enumerated"
+    eng = t._draws
+    assert eng._answer[1].draws == 19 > eng.exact_free
     assert t.consistent_deals > 10 ** 12
+    s = GoFishBelief.from_record(rec, seat=1, upto_event=89, exact_free=0, enum_nodes=0)
+    assert s.mode == "mcmc"
+    assert s.consistent_deals > 0
+    # the sampled marginals are close to the exact ones where the chain mixes (the stock)
+    want, got = t.holdings()["stock"], s.holdings()["stock"]
+    assert max(abs(want[r].get(c, 0) - got[r].get(c, 0)) for r in want for c in range(5)) < 0.2
 
 
 def test_full_deck_float_sum_matches_integers():

@@ -1,0 +1,89 @@
+"""The draw engine's planned exact sum on a full deck (cardmind.belief.gofish_draws).
+
+Past its guaranteed range the default tracker sums over every unseen draw when the live
+subsets of :meth:`_DP.live_rows` fit its table budget, in the block order of
+:func:`block_order`. The brute-force comparisons of test_gofish_belief cover this path on
+reduced decks (engine ``draws-planned``); here: the order changes the tables' size but not
+the sum, and the planned answer equals the enumeration's on a full-deck position.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cardmind.belief import gofish_draws as gd
+from cardmind.belief.gofish import GoFishBelief
+from cardmind.records import read_record
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl"
+
+
+def _position(upto: int):
+    """(engine, timeline, variants with every unseen draw free, number of draws) at a prefix
+    of the example record, seat 1."""
+    b = GoFishBelief.from_record(read_record(EXAMPLE), seat=1, upto_event=upto)
+    b.holdings()
+    eng = b._draws
+    tl = eng._tl
+    D = len(tl.draws)
+    return eng, tl, eng.variants(tl, {}, list(range(D)), tl.n), D
+
+
+def test_block_order_keeps_the_sum_and_shrinks_the_tables():
+    eng, tl, vb, D = _position(40)
+    assert D >= 8
+    sp = eng._space(tl.opening(tl.n))
+    best = gd.block_order(vb, D)
+    freeish = [any(t for t, _ in vs) for vs in vb]
+    plain = sorted(range(len(vb)), key=lambda i: (freeish[i], len(vb[i]) > 1, i))  # the earlier order
+    rng = np.random.default_rng(3)
+    shuffled = [int(i) for i in rng.permutation(len(vb))]
+    assert sorted(best) == list(range(len(vb)))
+    # blocks without free draws come first (the "free" backward pass relies on it)
+    assert [freeish[i] for i in best] == sorted(freeish)
+    sizes, totals, ctx = {}, {}, {}
+    for name, order in (("best", best), ("plain", plain), ("shuffled", shuffled)):
+        rows = gd._DP.live_rows(vb, D, order)
+        sizes[name] = sum(len(r) for r in rows)
+        dp = gd._DP(sp, vb, D, float, True, order, rows)
+        totals[name] = dp.total
+        pos = next(i for i in range(len(vb)) if len(vb[i]) > 1)
+        ctx[name] = [dp.context(pos, vi) for vi in range(len(vb[pos]))]
+    assert totals["best"] > 0
+    for name in ("plain", "shuffled"):
+        assert totals[name] == pytest.approx(totals["best"], rel=1e-12)
+        for a, b in zip(ctx[name], ctx["best"]):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=totals["best"] * 1e-15)
+    assert sizes["best"] <= sizes["plain"] and sizes["best"] < sizes["shuffled"]
+    # the limit gives up past that many live subsets
+    assert gd._DP.live_rows(vb, D, best, limit=sizes["best"] // 2) is None
+    assert gd._DP.live_rows(vb, D, best, limit=sizes["best"]) is not None
+
+
+def test_planned_sum_equals_the_enumeration():
+    """The planned product over every unseen draw (what the default does past its range)
+    and the enumeration of the first draw's ranks with the others summed (the older exact
+    path) give the same answer."""
+    rec = read_record(EXAMPLE)
+    planned = GoFishBelief.from_record(rec, seat=1, upto_event=30, engine="draws", exact_free=0,
+                                       draw_options={"exact_cells": 10 ** 9})
+    hp = planned.holdings()
+    D = planned._draws._answer[1].draws
+    assert D >= 4 and planned.mode == "enumerated"
+    enum = GoFishBelief.from_record(rec, seat=1, upto_event=30, engine="draws", exact_free=D - 1,
+                                    enum_nodes=10_000, enum_leaves=10_000)
+    he = enum.holdings()
+    assert enum.mode == "enumerated" and enum._draws._answer[1].leaves > 1   # it did enumerate
+    assert planned.consistent_deals == pytest.approx(enum.consistent_deals, rel=1e-12)
+    n = 0
+    for seat in he:
+        for r in he[seat]:
+            for c, v in he[seat][r].items():
+                assert hp[seat][r].get(c, 0.0) == pytest.approx(v, abs=1e-12)
+                n += 0 < v < 1
+    assert n > 10
+    for a, b in zip(planned.books(), enum.books()):
+        assert all(a["ranks"].get(r, 0) == pytest.approx(v, abs=1e-12) for r, v in b["ranks"].items())
