@@ -584,13 +584,15 @@ class _DP:
         """The subsets of free draws a :class:`_DP` stores at each stage (bit masks only, no
         tables: what the tables will cost): ``rows[i]``, after the first ``i`` blocks of
         ``order``, holds the subsets that those blocks can make of disjoint variants *and*
-        from which the blocks to come can still use every free draw. A free draw that only
-        blocks already placed may hold is in every live subset, one that only blocks to come
-        may hold in none (this prunes the backward pass over the masks).
+        from which the blocks to come can still use every free draw: a forward pass over
+        the masks (a free draw that only blocks already placed may hold is in every subset,
+        one that only blocks to come may hold in none), then a backward pass that keeps the
+        subsets that complete.
 
         Args:
             limit: give up (return ``None``) once the stages' live subsets pass this many
-                in all (``None``: no limit).
+                in all, or the forward pass's subsets eight times as many (``None``: no
+                limit).
 
         Returns:
             ``len(order) + 1`` :class:`_Rows`; ``rows[0]`` is ``{0}`` and ``rows[-1]`` the
@@ -610,24 +612,28 @@ class _DP:
         def keep(x: np.ndarray, i: int) -> np.ndarray:
             return x[((x & must[i]) == must[i]) & ((x & cannot[i]) == 0)]
 
-        can = [None] * R + [keep(np.array([full], dtype=np.int64), R)]
-        for i in range(R - 1, -1, -1):
-            masks = can[i + 1]
-            got = [masks[(masks & t) == t] ^ t for t, _ in vblocks[order[i]]]
-            can[i] = keep(np.unique(np.concatenate(got)), i) if got else np.zeros(0, dtype=np.int64)
-        rows = [_Rows(keep(np.zeros(1, dtype=np.int64), 0))]
-        total = 1
+        # forward: the subsets the blocks placed can make (pruned by the possible ranks)
+        reach = [keep(np.zeros(1, dtype=np.int64), 0)]
+        seen = 1
         for i, pos in enumerate(order):
-            masks = rows[-1].masks
-            live = _Rows(can[i + 1])
-            outs = []
-            for t, _ in vblocks[pos]:
-                dst = masks[(masks & t) == 0] | t
-                dst = dst[live.find(dst) >= 0]
-                if len(dst):
-                    outs.append(dst)
-            rows.append(_Rows(np.unique(np.concatenate(outs)) if outs else np.zeros(0, dtype=np.int64)))
-            total += len(rows[-1])
+            masks = reach[-1]
+            outs = [masks[(masks & t) == 0] | t for t, _ in vblocks[pos]]
+            reach.append(keep(np.unique(np.concatenate(outs)), i + 1) if outs else np.zeros(0, dtype=np.int64))
+            seen += len(reach[-1])
+            if limit is not None and seen > 8 * limit:
+                return None
+        # backward: of those, the ones the blocks to come can complete to every free draw
+        rows: list = [None] * R + [_Rows(reach[R][reach[R] == full])]
+        total = len(rows[R])
+        for i in range(R - 1, -1, -1):
+            masks = reach[i]
+            nxt = rows[i + 1]
+            ok = np.zeros(len(masks), dtype=bool)
+            for t, _ in vblocks[order[i]]:
+                idx = ((masks & t) == 0).nonzero()[0]
+                ok[idx[nxt.find(masks[idx] | t) >= 0]] = True
+            rows[i] = _Rows(masks[ok])
+            total += len(rows[i])
             if limit is not None and total > limit:
                 return None
         return rows
