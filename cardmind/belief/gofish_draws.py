@@ -47,6 +47,7 @@ The chain is kept between queries and continued when events are added.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -103,6 +104,9 @@ DEFAULT_SEAT_CAP = 8
 STDERR_BATCHES = 10
 #: chain states kept for the estimate of the number of consistent deals
 VISITED_KEEP = 400
+#: a :class:`_DP` whose tables hold at least this many cells runs its backward pass in a
+#: second thread beside the forward one (the C kernels release the GIL)
+PARALLEL_CELLS = 4_000_000
 #: use the C kernels of ``_drawdp.c`` when they are built (False: the numpy reference)
 DP_FAST = True
 
@@ -536,39 +540,43 @@ class _DP:
         self.stage = {pos: i for i, pos in enumerate(self.order)}
         R = len(self.order)
         live = _DP.live_rows(vblocks, m, self.order) if rows is None else rows
-        # forward: F[i] = (row of each live subset, array live x (N+1))
-        F = np.zeros((1, N + 1), dtype=dtype)
-        F[0, sp.origin] = 1
-        rows = live[0]
-        self.F = [(rows, F)]
-        for i, pos in enumerate(self.order):
-            masks = rows.masks
-            nrows = live[i + 1]
-            nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
-            for t, b in vblocks[pos]:
-                ri = ((masks & t) == 0).nonzero()[0]
-                ro = nrows.find(masks[ri] | t)
-                ok = ro >= 0
-                if ok.any():
-                    self._add(nxt, ro[ok], F, ri[ok], b, -1)
-            rows, F = nrows, nxt
-            self.F.append((rows, F))
         term = sp.terminal
-        self.total = (F[rows[full], :N][term]).sum() if full in rows else 0
-        Tm = np.zeros((1, N + 1), dtype=dtype)
-        Tm[0, :N][term] = 1
-        trows = _Rows(np.array([full], dtype=np.int64))
-        self.T: list = [None] * R + [(trows, Tm)]
-        if backward is not False:
-            stop = 0 if backward is True else int(backward)
+        self.F: list = []
+        self.T: list = [None] * (R + 1)
+
+        def forward() -> None:
+            """F[i] = (row of each live subset, array live x (N+1)) before block ``i``."""
+            F = np.zeros((1, N + 1), dtype=dtype)
+            F[0, sp.origin] = 1
+            rows = live[0]
+            self.F.append((rows, F))
+            for i, pos in enumerate(self.order):
+                masks = rows.masks
+                nrows = live[i + 1]
+                nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
+                for t, b in vblocks[pos]:
+                    ri = ((masks & t) == 0).nonzero()[0]
+                    ro = nrows.find(masks[ri] | t)
+                    ok = ro >= 0
+                    if ok.any():
+                        self._add(nxt, ro[ok], F, ri[ok], b, -1)
+                rows, F = nrows, nxt
+                self.F.append((rows, F))
+            self.total = (F[rows[full], :N][term]).sum() if full in rows else 0
+
+        def backward_pass(stop: int) -> None:
+            """T[i]: the count of completions from each state after block ``i - 1``."""
+            Tm = np.zeros((1, N + 1), dtype=dtype)
+            Tm[0, :N][term] = 1
+            trows = _Rows(np.array([full], dtype=np.int64))
+            self.T[R] = (trows, Tm)
             for i in range(R - 1, stop - 1, -1):
-                reach = self.F[i][0]
                 masks = trows.masks
                 plan, outs = [], []
                 for t, b in vblocks[self.order[i]]:
                     ri = ((masks & t) == t).nonzero()[0]
                     before = masks[ri] ^ t
-                    ok = reach.find(before) >= 0
+                    ok = live[i].find(before) >= 0
                     if ok.any():
                         plan.append((t, b, ri[ok]))
                         outs.append(before[ok])
@@ -578,6 +586,36 @@ class _DP:
                     self._add(prev, prows.find(dst), Tm, ri, b, 1)
                 trows, Tm = prows, prev
                 self.T[i] = (trows, Tm)
+
+        if backward is False:
+            forward()
+            Tm = np.zeros((1, N + 1), dtype=dtype)
+            Tm[0, :N][term] = 1
+            self.T[R] = (_Rows(np.array([full], dtype=np.int64)), Tm)
+            return
+        stop = 0 if backward is True else int(backward)
+        if self.fast and sum(len(r) for r in live) * (N + 1) >= PARALLEL_CELLS:
+            # the C kernels release the GIL: the backward pass (it needs only the live
+            # subsets, not the forward tables) runs in a second thread
+            failed: list = []
+
+            def run() -> None:
+                try:
+                    backward_pass(stop)
+                except BaseException as e:  # noqa: BLE001 - re-raised below
+                    failed.append(e)
+
+            th = threading.Thread(target=run, name="cardmind-dp-backward")
+            th.start()
+            try:
+                forward()
+            finally:
+                th.join()
+            if failed:
+                raise failed[0]
+        else:
+            forward()
+            backward_pass(stop)
 
     @staticmethod
     def live_rows(vblocks: list, m: int, order: list, limit: int | None = None) -> list[_Rows] | None:
@@ -612,13 +650,24 @@ class _DP:
         def keep(x: np.ndarray, i: int) -> np.ndarray:
             return x[((x & must[i]) == must[i]) & ((x & cannot[i]) == 0)]
 
-        # forward: the subsets the blocks placed can make (pruned by the possible ranks)
+        # forward: the subsets the blocks placed can make (pruned by the possible ranks);
+        # distinct subsets collected in a bitmap over all 2**m when that is small
+        bitmap = np.zeros(1 << m, dtype=bool) if m <= 26 else None
         reach = [keep(np.zeros(1, dtype=np.int64), 0)]
         seen = 1
         for i, pos in enumerate(order):
             masks = reach[-1]
             outs = [masks[(masks & t) == 0] | t for t, _ in vblocks[pos]]
-            reach.append(keep(np.unique(np.concatenate(outs)), i + 1) if outs else np.zeros(0, dtype=np.int64))
+            if not outs:
+                got = np.zeros(0, dtype=np.int64)
+            elif bitmap is not None:
+                for o in outs:
+                    bitmap[o] = True
+                got = np.flatnonzero(bitmap).astype(np.int64)
+                bitmap[got] = False
+            else:
+                got = np.unique(np.concatenate(outs))
+            reach.append(keep(got, i + 1))
             seen += len(reach[-1])
             if limit is not None and seen > 8 * limit:
                 return None
@@ -628,10 +677,15 @@ class _DP:
         for i in range(R - 1, -1, -1):
             masks = reach[i]
             nxt = rows[i + 1]
+            if bitmap is not None:
+                bitmap[nxt.masks] = True
             ok = np.zeros(len(masks), dtype=bool)
             for t, _ in vblocks[order[i]]:
                 idx = ((masks & t) == 0).nonzero()[0]
-                ok[idx[nxt.find(masks[idx] | t) >= 0]] = True
+                hit = bitmap[masks[idx] | t] if bitmap is not None else nxt.find(masks[idx] | t) >= 0
+                ok[idx[hit]] = True
+            if bitmap is not None:
+                bitmap[nxt.masks] = False
             rows[i] = _Rows(masks[ok])
             total += len(rows[i])
             if limit is not None and total > limit:
@@ -1813,6 +1867,34 @@ class _Product:
         self.total = self.dp.total
         self._ctx: dict = {}
 
+    def prefetch(self) -> None:
+        """Compute the context of every variant now, in two threads when the tables are
+        large (the C kernel releases the GIL); :meth:`ctx` then reads them."""
+        dp = self.dp
+        if dp is None:
+            return
+        todo = [(pos, vi) for pos in range(len(self.vb)) for vi in range(len(self.vb[pos]))
+                if (pos, vi) not in self._ctx]
+        if not dp.fast or len(todo) < 2 or sum(len(r) for r, _ in dp.F) * (self.sp.N + 1) < PARALLEL_CELLS:
+            return
+        failed: list = []
+
+        def run(part: list) -> None:
+            try:
+                for key in part:
+                    self._ctx[key] = dp.context(*key)
+            except BaseException as e:  # noqa: BLE001 - re-raised below
+                failed.append(e)
+
+        th = threading.Thread(target=run, args=(todo[1::2],), name="cardmind-dp-context")
+        th.start()
+        try:
+            run(todo[::2])
+        finally:
+            th.join()
+        if failed:
+            raise failed[0]
+
     def ctx(self, pos: int, vi: int):
         got = self._ctx.get((pos, vi))
         if got is None:
@@ -1873,6 +1955,7 @@ class _Product:
         dt = self.dtype
         hk = {s: t.K + i for i, s in enumerate(op.hseats)}
         fast = dt is float
+        self.prefetch()
         for pos, r in enumerate(t.ranks):
             if r in tl.known_books:
                 continue
