@@ -135,16 +135,23 @@ def test_go_fish_contradiction_says_what_it_contradicts(tmp_path):
     assert "gf.jsonl:7:" in p.stderr and "seat 2 asked for Ks, but it holds none: it refused Ks at event 3" in p.stderr
 
 
-def test_go_fish_precision_reaches_the_sampled_answer():
-    """Past the exact range (seat 1 after line 54: 11 unseen draws) the hint says it sampled
-    and how precise it is; ``--precision`` sets that target; a bad target is a usage error."""
+def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
+    """Where the tracker samples (seat 1 after line 54, 15 unseen draws, with the table
+    budget of the exact sum past its guaranteed range set to 0, in-process) the hint says it
+    sampled and how precise it is; ``--precision`` sets that target; a bad target is a usage
+    error."""
     import re
 
-    p = cli("hint", ROOT / "examples" / "gofish-4p-complete.jsonl", "--seat", "1", "--upto", "54",
-            "--precision", "0.03", "--no-table")
-    assert p.returncode == 0, p.stderr
-    m = re.search(r"largest standard error of a probability (\d\.\d+)", " ".join(p.stdout.split()))
-    assert m, p.stdout
+    from cardmind import cli as cli_main
+    from cardmind.belief import gofish_draws
+
+    monkeypatch.setattr(gofish_draws, "EXACT_TABLE_CELLS", 0)
+    code = cli_main.main(["hint", str(ROOT / "examples" / "gofish-4p-complete.jsonl"), "--seat", "1",
+                          "--upto", "54", "--precision", "0.03", "--no-table"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    m = re.search(r"largest standard error of a probability (\d\.\d+)", " ".join(out.split()))
+    assert m, out
     assert 0 < float(m.group(1)) <= 0.03
     for bad in ("0", "0.5", "x"):
         q = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--precision", bad)

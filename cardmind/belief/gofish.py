@@ -31,9 +31,11 @@ or more players (every other seat's hand is part of the joint state); past ``bud
 the tracker switches to the **draw engine** (:mod:`.gofish_draws`): the hidden quantities are
 the dealt hands and the ranks of the unseen draws; given those ranks the count is a block
 product over ranks. It sums over the ranks of up to ``exact_free`` unseen draws exactly (in
-floating point once the counts pass 64 bits: :attr:`mode` ``"enumerated"``), enumerates
-a few more when it can, and otherwise samples the draw ranks with a Rao-Blackwellised Gibbs
-sampler (:attr:`mode` ``"mcmc"``). Then the answers say ``"exact": false``;
+floating point once the counts pass 64 bits: :attr:`mode` ``"enumerated"``); past that (by
+default) over all of them when the subsets of draws that stay alive fit its table budget
+(with 3 and 4 players: every position measured), else enumerates a few when it can, and
+otherwise samples the draw ranks with a Rao-Blackwellised Gibbs sampler (:attr:`mode`
+``"mcmc"``). Then the answers say ``"exact": false``;
 ``eval/gofish_belief_error.py`` measures the error against the exact answer and
 ``docs/gofish-belief.md`` reports it.
 """
@@ -79,8 +81,10 @@ class GoFishBelief:
         block: draws the draw engine redraws together per step (and sums over exactly).
         exact_free: the draw engine's exact mode sums over this many last draws in the
             block product and enumerates the others (default: as many as its tables' size
-            allows, :func:`~.gofish_draws.auto_exact_free`: 14 with 4 players and 6 cards
-            dealt, 17 with 3, 11 with 5, 10 with 6).
+            surely allows, :func:`~.gofish_draws.auto_exact_free`: 14 with 4 players and 6
+            cards dealt, 17 with 3, 11 with 5, 10 with 6; and past that every unseen draw
+            when the live subsets fit ``gofish_draws.EXACT_TABLE_CELLS``, the draw option
+            ``exact_cells``; an ``exact_free`` given turns that off).
         enum_nodes, enum_leaves: budgets of the draw engine's exact enumeration.
         exchanges: rank exchange moves per Gibbs step of the draw engine.
         record_block: draws the draw engine sums over exactly in each step's estimate.

@@ -32,7 +32,12 @@ also split by a counter's value before a block, which gives the rank of the ``i`
 face-down dealt book and, during the opening, which complete ranks a seat has laid).
 
 **Over delta**: the ranks of the last ``exact_free`` draws are summed over inside the block
-product (its state also holds which of them are used: the cost doubles per draw), and the
+product (its state also holds which of them are used: at most ``2**m`` subsets of ``m``
+draws, but only the subsets that the ranks placed so far can make and the ranks to come can
+complete are stored, :meth:`_DP.live_rows`, with the ranks in the order that keeps fewest
+alive, :func:`block_order`; late in a game the draws' possible ranks are narrow and few
+subsets stay alive, so the default sums over *every* unseen draw when those tables fit
+``EXACT_TABLE_CELLS``: :meth:`DrawEngine.plan`). Otherwise the
 ranks of the earlier ones, when they are few, are **enumerated** (a depth-first search over
 the draws in order, pruned exactly: a partial delta must be consistent with the record cut
 before the next unseen draw); the answer is then exact: integers (mode ``exact``) when small,
@@ -107,6 +112,11 @@ VISITED_KEEP = 400
 #: a :class:`_DP` whose tables hold at least this many cells runs its backward pass in a
 #: second thread beside the forward one (the C kernels release the GIL)
 PARALLEL_CELLS = 4_000_000
+#: row lookups of a :class:`_DP` over ``m`` free draws use a dense table of ``2**m`` entries
+#: up to this many draws (8 bytes each, built per stage), and keep it per stage for the
+#: context sums up to ``KEEP_FIND_BITS``
+DENSE_FIND_BITS = 23
+KEEP_FIND_BITS = 20
 #: use the C kernels of ``_drawdp.c`` when they are built (False: the numpy reference)
 DP_FAST = True
 
@@ -410,6 +420,22 @@ class _Rows:
 
     def __init__(self, masks):
         self.masks = np.asarray(masks, dtype=np.int64)
+        self._tab: np.ndarray | None = None
+
+    def finder(self, m: int, keep: bool = False):
+        """A function like :meth:`find` for masks of ``m`` bits: a dense table over all
+        ``2**m`` masks when ``m <= DENSE_FIND_BITS`` (one read per query instead of a binary
+        search; kept on the object when ``keep`` and ``m <= KEEP_FIND_BITS``), else
+        :meth:`find`."""
+        tab = self._tab
+        if tab is None:
+            if m > DENSE_FIND_BITS:
+                return self.find
+            tab = np.full(1 << m, -1, dtype=np.intp)
+            tab[self.masks] = np.arange(len(self.masks), dtype=np.intp)
+            if keep and m <= KEEP_FIND_BITS:
+                self._tab = tab
+        return tab.__getitem__
 
     def find(self, q: np.ndarray) -> np.ndarray:
         """The row of every mask in ``q`` (int64 array), -1 where it is not live."""
@@ -553,10 +579,11 @@ class _DP:
             for i, pos in enumerate(self.order):
                 masks = rows.masks
                 nrows = live[i + 1]
+                look = nrows.finder(m)
                 nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
                 for t, b in vblocks[pos]:
                     ri = ((masks & t) == 0).nonzero()[0]
-                    ro = nrows.find(masks[ri] | t)
+                    ro = look(masks[ri] | t)
                     ok = ro >= 0
                     if ok.any():
                         self._add(nxt, ro[ok], F, ri[ok], b, -1)
@@ -573,17 +600,19 @@ class _DP:
             for i in range(R - 1, stop - 1, -1):
                 masks = trows.masks
                 plan, outs = [], []
+                look = live[i].finder(m)
                 for t, b in vblocks[self.order[i]]:
                     ri = ((masks & t) == t).nonzero()[0]
                     before = masks[ri] ^ t
-                    ok = live[i].find(before) >= 0
+                    ok = look(before) >= 0
                     if ok.any():
                         plan.append((t, b, ri[ok]))
                         outs.append(before[ok])
                 prows = _Rows(np.unique(np.concatenate(outs)) if outs else outs)
+                look = prows.finder(m, keep=True)
                 prev = np.zeros((max(1, len(prows)), N + 1), dtype=dtype)
                 for (t, b, ri), dst in zip(plan, outs):
-                    self._add(prev, prows.find(dst), Tm, ri, b, 1)
+                    self._add(prev, look(dst), Tm, ri, b, 1)
                 trows, Tm = prows, prev
                 self.T[i] = (trows, Tm)
 
@@ -722,7 +751,7 @@ class _DP:
         frows, F = self.F[i]
         trows, T = self.T[i + 1]
         p = ((frows.masks & t) == 0).nonzero()[0]
-        q = trows.find(frows.masks[p] | t)
+        q = trows.finder(self.m, keep=True)(frows.masks[p] | t)
         ok = q >= 0
         p, q = p[ok], q[ok]
         if not len(p):
