@@ -598,21 +598,17 @@ class _DP:
             trows = _Rows(np.array([full], dtype=np.int64))
             self.T[R] = (trows, Tm)
             for i in range(R - 1, stop - 1, -1):
+                # the rows before block i are the live subsets there (each completes)
                 masks = trows.masks
-                plan, outs = [], []
-                look = live[i].finder(m)
-                for t, b in vblocks[self.order[i]]:
-                    ri = ((masks & t) == t).nonzero()[0]
-                    before = masks[ri] ^ t
-                    ok = look(before) >= 0
-                    if ok.any():
-                        plan.append((t, b, ri[ok]))
-                        outs.append(before[ok])
-                prows = _Rows(np.unique(np.concatenate(outs)) if outs else outs)
+                prows = _Rows(live[i].masks)
                 look = prows.finder(m, keep=True)
                 prev = np.zeros((max(1, len(prows)), N + 1), dtype=dtype)
-                for (t, b, ri), dst in zip(plan, outs):
-                    self._add(prev, look(dst), Tm, ri, b, 1)
+                for t, b in vblocks[self.order[i]]:
+                    ri = ((masks & t) == t).nonzero()[0]
+                    ro = look(masks[ri] ^ t)
+                    ok = ro >= 0
+                    if ok.any():
+                        self._add(prev, ro[ok], Tm, ri[ok], b, 1)
                 trows, Tm = prows, prev
                 self.T[i] = (trows, Tm)
 
@@ -686,16 +682,14 @@ class _DP:
         seen = 1
         for i, pos in enumerate(order):
             masks = reach[-1]
-            outs = [masks[(masks & t) == 0] | t for t, _ in vblocks[pos]]
-            if not outs:
-                got = np.zeros(0, dtype=np.int64)
-            elif bitmap is not None:
-                for o in outs:
-                    bitmap[o] = True
+            if bitmap is not None:   # marked variant by variant: no list of every subset made
+                for t, _ in vblocks[pos]:
+                    bitmap[masks[(masks & t) == 0] | t] = True
                 got = np.flatnonzero(bitmap).astype(np.int64)
                 bitmap[got] = False
             else:
-                got = np.unique(np.concatenate(outs))
+                outs = [masks[(masks & t) == 0] | t for t, _ in vblocks[pos]]
+                got = np.unique(np.concatenate(outs)) if outs else np.zeros(0, dtype=np.int64)
             reach.append(keep(got, i + 1))
             seen += len(reach[-1])
             if limit is not None and seen > 8 * limit:
