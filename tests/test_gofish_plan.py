@@ -87,3 +87,47 @@ def test_planned_sum_equals_the_enumeration():
     assert n > 10
     for a, b in zip(planned.books(), enum.books()):
         assert all(a["ranks"].get(r, 0) == pytest.approx(v, abs=1e-12) for r, v in b["ranks"].items())
+
+
+def test_many_draw_fallbacks_agree(monkeypatch):
+    """Past ``BITMAP_BITS`` / ``DENSE_FIND_BITS`` draws the live subsets are sorted and looked
+    up by binary search instead of dense tables, and large tables run their backward pass
+    in a second thread: same rows, same sum (forced here on a position with fewer draws)."""
+    eng, tl, vb, D = _position(40)
+    sp = eng._space(tl.opening(tl.n))
+    order = gd.block_order(vb, D)
+    rows = gd._DP.live_rows(vb, D, order)
+    monkeypatch.setattr(gd, "PARALLEL_CELLS", 10 ** 18)   # one thread
+    dp = gd._DP(sp, vb, D, float, True, order, rows)
+    pos = next(i for i in range(len(vb)) if len(vb[i]) > 1)
+    want = dp.context(pos, 0)
+    monkeypatch.setattr(gd, "PARALLEL_CELLS", 0)   # the backward pass in a second thread
+    for name in ("BITMAP_BITS", "DENSE_FIND_BITS", "KEEP_FIND_BITS"):
+        monkeypatch.setattr(gd, name, 0)
+    rows2 = gd._DP.live_rows(vb, D, order)
+    assert [r.masks.tolist() for r in rows2] == [r.masks.tolist() for r in rows]
+    dp2 = gd._DP(sp, vb, D, float, True, order, rows2)
+    assert dp2.total == pytest.approx(dp.total, rel=1e-12)
+    np.testing.assert_allclose(dp2.context(pos, 0), want, rtol=1e-12, atol=dp.total * 1e-15)
+
+
+def test_threaded_contexts_give_the_same_answer(monkeypatch):
+    """The contexts of a large product are computed in two threads (``_Product.prefetch``):
+    the same holdings as in one thread."""
+    rec = read_record(EXAMPLE)
+
+    def answer(cells):
+        monkeypatch.setattr(gd, "PARALLEL_CELLS", cells)
+        b = GoFishBelief.from_record(rec, seat=2, upto_event=45, engine="draws")
+        return b.holdings(), b.mode
+
+    (one, m1), (two, m2) = answer(10 ** 18), answer(0)
+    assert m1 == m2 == "enumerated"
+    assert one.keys() == two.keys()
+    n = 0
+    for seat in one:
+        for r in one[seat]:
+            for c, v in one[seat][r].items():
+                assert two[seat][r][c] == pytest.approx(v, abs=1e-12)
+                n += 0 < v < 1
+    assert n > 10

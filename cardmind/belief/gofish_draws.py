@@ -117,6 +117,9 @@ PARALLEL_CELLS = 4_000_000
 #: context sums up to ``KEEP_FIND_BITS``
 DENSE_FIND_BITS = 23
 KEEP_FIND_BITS = 20
+#: :meth:`_DP.live_rows` collects distinct subsets in a bitmap of ``2**m`` bytes up to this
+#: many draws (else sorts them)
+BITMAP_BITS = 26
 #: use the C kernels of ``_drawdp.c`` when they are built (False: the numpy reference)
 DP_FAST = True
 
@@ -677,7 +680,7 @@ class _DP:
 
         # forward: the subsets the blocks placed can make (pruned by the possible ranks);
         # distinct subsets collected in a bitmap over all 2**m when that is small
-        bitmap = np.zeros(1 << m, dtype=bool) if m <= 26 else None
+        bitmap = np.zeros(1 << m, dtype=bool) if m <= BITMAP_BITS else None
         reach = [keep(np.zeros(1, dtype=np.int64), 0)]
         seen = 1
         for i, pos in enumerate(order):
@@ -745,7 +748,8 @@ class _DP:
         frows, F = self.F[i]
         trows, T = self.T[i + 1]
         p = ((frows.masks & t) == 0).nonzero()[0]
-        q = trows.finder(self.m, keep=True)(frows.masks[p] | t)
+        # (a dense lookup only when it is kept: this runs once per variant)
+        q = (trows.finder(self.m, keep=True) if self.m <= KEEP_FIND_BITS else trows.find)(frows.masks[p] | t)
         ok = q >= 0
         p, q = p[ok], q[ok]
         if not len(p):
