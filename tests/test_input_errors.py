@@ -158,6 +158,31 @@ def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
         assert q.returncode == 2 and "--precision" in q.stderr and "Traceback" not in q.stderr
 
 
+def test_go_fish_exact_memory_sets_the_table_budget(monkeypatch, capsys):
+    """``--exact-memory GB`` is the table budget of the exact sum past the guaranteed range:
+    seat 0 after line 100 of the complete example (18 unseen draws) is summed exactly by
+    default and sampled with a tiny budget; the sampled hint's JSON then has ``sampling``
+    and its human output calls the count an estimate; a bad size is a usage error."""
+    from cardmind import cli as cli_main
+
+    path = str(ROOT / "examples" / "gofish-4p-complete.jsonl")
+    base = ["--seat", "0", "--upto", "100"]
+    assert cli_main.main(["belief", path, *base, "--json"]) == 0
+    exact = json.loads(capsys.readouterr().out)
+    assert exact["mode"] == "enumerated" and "sampling" not in exact
+    assert cli_main.main(["hint", path, *base, "--json", "--exact-memory", "0.001"]) == 0
+    small = json.loads(capsys.readouterr().out)
+    assert small["mode"] == "mcmc" and small["sampling"]["steps"] == 400 and small["sampling"]["target_met"]
+    assert cli_main.main(["belief", path, *base, "--exact-memory", "0.001"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Consistent deals: about " in out and "rough importance-sampling estimate" in out
+    assert cli_main.main(["belief", path, *base, "--precision", "0.01"]) == 0
+    assert "has no effect: the answer was summed exactly" in " ".join(capsys.readouterr().out.split())
+    for bad in ("0", "-1", "x", "5000"):
+        q = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--exact-memory", bad)
+        assert q.returncode == 2 and "--exact-memory" in q.stderr and "Traceback" not in q.stderr
+
+
 def test_identical_duplicate_scores_do_not_give_a_zero_width_elo_interval():
     from cardmind.tournament.ratings import elo_interval
 

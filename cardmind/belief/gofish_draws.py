@@ -89,8 +89,12 @@ EXACT_CELLS = 6_500_000
 #: tables of that block product (forward and backward, ``2 x`` the live subsets of
 #: :meth:`_DP.live_rows` times the capacity states; 8 bytes a cell) hold at most this many
 #: cells: about 1 GB. Late in a game most draws' ranks are pinned down enough that few
-#: subsets stay alive (a 4-player position with 19 unseen draws: 8 s, 850 MB)
+#: subsets stay alive (most 4-player positions with 15-22 unseen draws: 1-25 s, up to 1 GB;
+#: some mid-game ones need 2-4 GB and then sample)
 EXACT_TABLE_CELLS = 120_000_000
+#: bytes of one table cell (float64): ``cardmind belief --exact-memory GB`` sets
+#: ``exact_cells`` to ``GB * 1e9 / CELL_BYTES``
+CELL_BYTES = 8
 #: :func:`block_order` searches the best order of the blocks from this many free draws
 #: (below it the order hardly matters and the search would cost more than it saves)
 ORDER_MIN_FREE = 6

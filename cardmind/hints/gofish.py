@@ -71,6 +71,9 @@ class GoFishHint:
     mode: str = "filter"
     #: sampled answers: the largest estimated standard error of a probability (``GoFishBelief.stderr``)
     stderr: float | None = None
+    #: sampled answers: how the sampler ran (``GoFishBelief.sampling``: steps, stderr,
+    #: precision, max_steps; ``target_met`` is added in the JSON)
+    sampling: dict | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -91,6 +94,8 @@ class GoFishHint:
             "exact": self.exact,
             "mode": self.mode,
             **({"stderr": self.stderr} if self.stderr is not None else {}),
+            **({"sampling": {**self.sampling, "target_met": _target_met(self.sampling)}}
+               if self.sampling is not None else {}),
             "asks": [a.to_json() for a in self.asks],
             "hand_sizes": self.sizes,
             "stock": self.stock,
@@ -110,11 +115,13 @@ class GoFishHint:
         how = "" if self.exact else {
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
-        }.get(self.mode, " (estimated: the draw engine sampled"
+        }.get(self.mode, " (the draw engine sampled"
                      + (f"; largest standard error of a probability {self.stderr:.3f}"
                         if self.stderr is not None else "")
-                     + "; see docs/gofish-belief.md)")
-        console.print(f"Consistent deals: {self.consistent_deals:,}{how}")
+                     + "; the count is a rough importance-sampling estimate, late in a game off "
+                       "by orders of magnitude; see docs/gofish-belief.md)")
+        count = f"about {float(self.consistent_deals):.1e}" if self.mode == "mcmc" else f"{self.consistent_deals:,}"
+        console.print(f"Consistent deals: {count}{how}")
         for note in self.notes:
             console.print(Text(f"Note: {note}", style="yellow"))
         if not tables_only:
@@ -235,14 +242,21 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     if st.to_move() != me and not st.is_over():
         notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
     info = belief.sampling
-    if info is not None and info["precision"] > 0 and not (info["stderr"] is not None
-                                                            and info["stderr"] <= info["precision"]):
+    if info is not None and info["precision"] > 0 and not _target_met(info):
         se = "unknown" if info["stderr"] is None else f"{info['stderr']:.4f}"
         notes.append(f"the precision asked ({info['precision']:g}) was not reached: the sampler stopped at its "
                      f"cap of {info['steps']} steps with a largest standard error of {se}")
+    if info is None and belief.precision > 0:
+        notes.append(f"the precision asked ({belief.precision:g}) has no effect: the answer was summed exactly, "
+                     "not sampled")
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
-                      belief.mode, belief.stderr)
+                      belief.mode, belief.stderr, info)
+
+
+def _target_met(info: dict) -> bool:
+    """Whether a sampled answer met its precision target (true without one)."""
+    return info["precision"] <= 0 or (info["stderr"] is not None and info["stderr"] <= info["precision"])
 
 
 def _pct(belief: GoFishBelief, p: float) -> str:
