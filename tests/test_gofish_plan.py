@@ -131,3 +131,39 @@ def test_threaded_contexts_give_the_same_answer(monkeypatch):
                 assert two[seat][r][c] == pytest.approx(v, abs=1e-12)
                 n += 0 < v < 1
     assert n > 10
+
+
+def test_streamed_backward_pass_gives_the_same_answer():
+    """When only the forward tables and two backward stages fit the budget, the backward
+    pass computes the contexts stage by stage and drops its tables (``stream``): the same
+    answer as with every table kept."""
+    rec = read_record(EXAMPLE)
+    eng, tl, vb, D = _position(45)
+    order = gd.block_order(vb, D)
+    sizes = [len(r) for r in gd._DP.live_rows(vb, D, order)]
+    N = eng._space(tl.opening(tl.n)).N + 1
+    need = (sum(sizes) + max(a + b for a, b in zip(sizes, sizes[1:]))) * N
+    assert need < 2 * sum(sizes) * N
+
+    def answer(cells):
+        b = GoFishBelief.from_record(rec, seat=1, upto_event=45, engine="draws", exact_free=0, enum_nodes=0,
+                                     draw_options={"exact_cells": cells})
+        return b, b.holdings(), b.books()
+
+    s, hs, bs = answer(need)
+    f, hf, bf = answer(2 * sum(sizes) * N)
+    (_, ps), (_, pf) = s._draws._exact_prods[0], f._draws._exact_prods[0]
+    assert ps.streamed and not pf.streamed
+    assert all(x is None for x in ps.dp.T[1:])   # dropped stage by stage
+    assert s.mode == f.mode == "enumerated" and s.consistent_deals == f.consistent_deals
+    n = 0
+    for seat in hf:
+        for r in hf[seat]:
+            for c, v in hf[seat][r].items():
+                assert hs[seat][r][c] == pytest.approx(v, abs=1e-12)
+                n += 0 < v < 1
+    assert n > 10
+    for a, b in zip(bs, bf):
+        assert all(a["ranks"].get(r, 0) == pytest.approx(v, abs=1e-12) for r, v in b["ranks"].items())
+    # one cell less and it samples
+    assert answer(need - 1)[0].mode == "mcmc"

@@ -88,10 +88,11 @@ EXACT_CELLS = 6_500_000
 #: past ``exact_free`` unseen draws the engine still sums over *all* of them exactly when the
 #: tables of that block product (forward and backward, ``2 x`` the live subsets of
 #: :meth:`_DP.live_rows` times the capacity states; 8 bytes a cell) hold at most this many
-#: cells: about 1 GB. Late in a game most draws' ranks are pinned down enough that few
-#: subsets stay alive (most 4-player positions with 15-22 unseen draws: 1-25 s, up to 1 GB;
-#: some mid-game ones need 2-4 GB and then sample)
-EXACT_TABLE_CELLS = 120_000_000
+#: cells: about 1.6 GB (or the forward tables and two backward stages, streamed). Late in
+#: a game most draws' ranks are pinned down enough that few subsets stay alive (most 4-player
+#: positions with 15-22 unseen draws: 1-25 s, under 1 GB; some mid-game ones need 2-4 GB and
+#: then sample)
+EXACT_TABLE_CELLS = 200_000_000
 #: bytes of one table cell (float64): ``cardmind belief --exact-memory GB`` sets
 #: ``exact_cells`` to ``GB * 1e9 / CELL_BYTES``
 CELL_BYTES = 8
@@ -556,10 +557,15 @@ class _DP:
             positions below are ranks' indices.
         rows: the live subsets per stage, :meth:`live_rows` of the same blocks and order
             (computed when not given).
+        stream: ``None``, or a function of this object and a stage ``i``: then the forward
+            pass runs first, and the backward pass calls ``stream(self, i)`` once ``T[i + 1]`` and ``F[i]`` are there
+            (what :meth:`context` needs for the blocks at stage ``i``) and drops ``T[i + 1]``
+            after: half the tables' memory, no parallel passes, and :meth:`context` only
+            inside ``stream``.
     """
 
     def __init__(self, space: _Space, vblocks: list, m: int, dtype, backward: bool | int = True,
-                 order: list | None = None, rows: list | None = None):
+                 order: list | None = None, rows: list | None = None, stream=None):
         self.sp = sp = space
         self.dtype = dtype
         self.m = m
@@ -618,7 +624,14 @@ class _DP:
                         self._add(prev, ro[ok], Tm, ri[ok], b, 1)
                 trows, Tm = prows, prev
                 self.T[i] = (trows, Tm)
+                if stream is not None:
+                    stream(self, i)
+                    self.T[i + 1] = None
 
+        if stream is not None:
+            forward()
+            backward_pass(0)
+            return
         if backward is False:
             forward()
             Tm = np.zeros((1, N + 1), dtype=dtype)
@@ -749,6 +762,8 @@ class _DP:
         i = self.stage[pos]
         t, b = self.vb[pos][vi]
         n = len(b.ids) if rows is None else len(rows)
+        if self.T[i + 1] is None:
+            raise RuntimeError("the backward tables of this stage were dropped (streamed)")
         frows, F = self.F[i]
         trows, T = self.T[i + 1]
         p = ((frows.masks & t) == 0).nonzero()[0]
@@ -1146,9 +1161,12 @@ class DrawEngine:
 
     def plan(self, tl: _Timeline, cells: int) -> tuple | None:
         """The block product that sums over every unseen draw, planned without its tables:
-        ``(variants, (order, rows))`` (see :func:`block_order`, :meth:`_DP.live_rows`), or
-        ``None`` when its forward and backward tables would hold more than ``cells`` cells
-        (then the caller enumerates or samples). Costs the blocks of every rank with every
+        ``(variants, (order, rows, stream))`` (see :func:`block_order`, :meth:`_DP.live_rows`),
+        or ``None`` when its tables would hold more than ``cells`` cells (then the caller
+        enumerates or samples): the forward and backward tables, or when only that fits (and
+        no masked context is needed), the forward tables and two backward stages
+        (``stream``: the backward pass computes the contexts stage by stage and drops its
+        tables; slower, no parallel passes). Costs the blocks of every rank with every
         set of draws it may hold and one pass over bit masks: about 0.1-5 s on a full deck."""
         D = len(tl.draws)
         free = list(range(D))
@@ -1157,10 +1175,19 @@ class DrawEngine:
             return vb, None
         order = block_order(vb, D)
         N = self._space(tl.opening(tl.n)).N + 1
-        rows = _DP.live_rows(vb, D, order, limit=cells // (2 * N))
+        # masked contexts (a seat laying dealt books now, face-down dealt books) need every
+        # backward table after the passes; otherwise the backward pass may stream
+        masked = tl.opening(tl.n).pos is not None or any(h[0] != "draw" for h in tl.hidden)
+        rows = _DP.live_rows(vb, D, order, limit=cells // (N if not masked else 2 * N))
         if rows is None:
             return None
-        return vb, (order, rows)
+        sizes = [len(r) for r in rows]
+        if 2 * sum(sizes) * N <= cells:
+            return vb, (order, rows, False)
+        pair = max(a + b for a, b in zip(sizes, sizes[1:]))
+        if masked or (sum(sizes) + pair) * N > cells:
+            return None
+        return vb, (order, rows, True)
 
     def _enumerate(self, tl: _Timeline):
         """Every consistent rank vector of the draws but the last ``exact_free`` ones (which
@@ -1891,22 +1918,29 @@ class _Product:
         # blocks without free draws come first (block_order), so the "free" backward pass
         # below reaches every block that holds a free draw
         # (``plan``: ``(order, rows)`` of :meth:`DrawEngine.plan`, already computed)
-        order, rows = plan if plan is not None else (block_order(self.vb, len(free)), None)
+        order, rows, stream = plan if plan is not None else (block_order(self.vb, len(free)), None, False)
         if backward == "free":  # contexts are needed for the blocks with free draws only
             backward = sum(1 for vs in self.vb if not any(t for t, _ in vs))
-        self.dp = _DP(self.sp, self.vb, len(free), dtype, backward, order, rows)
-        self.total = self.dp.total
         self._ctx: dict = {}
+        #: the backward tables were dropped stage by stage (``plan``'s ``stream``): every
+        #: context was computed then, masked ones cannot be asked for
+        self.streamed = bool(stream)
+        self.dp = _DP(self.sp, self.vb, len(free), dtype, backward, order, rows,
+                      stream=self._stage_contexts if stream else None)
+        self.total = self.dp.total
 
-    def prefetch(self) -> None:
-        """Compute the context of every variant now, in two threads when the tables are
-        large (the C kernel releases the GIL); :meth:`ctx` then reads them."""
-        dp = self.dp
-        if dp is None:
-            return
-        todo = [(pos, vi) for pos in range(len(self.vb)) for vi in range(len(self.vb[pos]))
-                if (pos, vi) not in self._ctx]
-        if not dp.fast or len(todo) < 2 or sum(len(r) for r, _ in dp.F) * (self.sp.N + 1) < PARALLEL_CELLS:
+    def _stage_contexts(self, dp: "_DP", i: int) -> None:
+        """The streamed backward pass of ``dp`` at stage ``i``: the contexts of every variant
+        of the block placed there (two threads for large tables, as :meth:`prefetch`)."""
+        pos = dp.order[i]
+        self._contexts([(pos, vi) for vi in range(len(self.vb[pos]))], dp)
+
+    def _contexts(self, todo: list, dp: "_DP | None" = None) -> None:
+        dp = self.dp if dp is None else dp
+        big = dp.fast and sum(len(r) for r, _ in dp.F) * (self.sp.N + 1) >= PARALLEL_CELLS
+        if not big or len(todo) < 2:
+            for key in todo:
+                self._ctx[key] = dp.context(*key)
             return
         failed: list = []
 
@@ -1925,6 +1959,15 @@ class _Product:
             th.join()
         if failed:
             raise failed[0]
+
+    def prefetch(self) -> None:
+        """Compute the context of every variant now, in two threads when the tables are
+        large (the C kernel releases the GIL); :meth:`ctx` then reads them."""
+        dp = self.dp
+        if dp is None or not dp.fast or sum(len(r) for r, _ in dp.F) * (self.sp.N + 1) < PARALLEL_CELLS:
+            return   # small: computed when asked
+        self._contexts([(pos, vi) for pos in range(len(self.vb)) for vi in range(len(self.vb[pos]))
+                        if (pos, vi) not in self._ctx])
 
     def ctx(self, pos: int, vi: int):
         got = self._ctx.get((pos, vi))
