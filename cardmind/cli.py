@@ -73,7 +73,7 @@ def _add_precision_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exact-memory", type=_gigabytes, default=None, metavar="GB",
                    help="Go Fish with 3+ players: past 14 unseen draws (4 players; 17 with 3) the "
                         "belief is summed exactly over every unseen draw when its tables fit in GB "
-                        "gigabytes (default about 1), else sampled. More memory, more exact answers, "
+                        "gigabytes (default about 1.6), else sampled. More memory, more exact answers, "
                         "and more time (4 GB took about 2 minutes)")
 
 
