@@ -534,8 +534,7 @@ class GoFishBelief:
             out["stderr"] = self.stderr
         info = self.sampling
         if info is not None:
-            met = not info["precision"] > 0 or (info["stderr"] is not None and info["stderr"] <= info["precision"])
-            out["sampling"] = {**info, "target_met": bool(met)}
+            out["sampling"] = {**info, "target_met": target_met(info)}
         return out
 
 
@@ -1105,4 +1104,11 @@ def _compositions_capped(total: int, caps: tuple[int, ...]) -> list[tuple[int, .
     return out
 
 
-__all__ = ["GoFishBelief"]
+
+def target_met(sampling: dict) -> bool:
+    """Whether a sampled answer met its precision target (``GoFishBelief.sampling``: true
+    when no target was asked, else its largest standard error is at most the target)."""
+    return not sampling["precision"] > 0 or (sampling["stderr"] is not None
+                                             and sampling["stderr"] <= sampling["precision"])
+
+__all__ = ["GoFishBelief", "target_met"]

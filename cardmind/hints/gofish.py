@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..belief.gofish import GoFishBelief
+from ..belief.gofish import GoFishBelief, target_met
 
 
 @dataclass
@@ -94,7 +94,7 @@ class GoFishHint:
             "exact": self.exact,
             "mode": self.mode,
             **({"stderr": self.stderr} if self.stderr is not None else {}),
-            **({"sampling": {**self.sampling, "target_met": _target_met(self.sampling)}}
+            **({"sampling": {**self.sampling, "target_met": target_met(self.sampling)}}
                if self.sampling is not None else {}),
             "asks": [a.to_json() for a in self.asks],
             "hand_sizes": self.sizes,
@@ -242,7 +242,7 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     if st.to_move() != me and not st.is_over():
         notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
     info = belief.sampling
-    if info is not None and info["precision"] > 0 and not _target_met(info):
+    if info is not None and info["precision"] > 0 and not target_met(info):
         se = "unknown" if info["stderr"] is None else f"{info['stderr']:.4f}"
         notes.append(f"the precision asked ({info['precision']:g}) was not reached: the sampler stopped at its "
                      f"cap of {info['steps']} steps with a largest standard error of {se}")
@@ -252,11 +252,6 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
                       belief.mode, belief.stderr, info)
-
-
-def _target_met(info: dict) -> bool:
-    """Whether a sampled answer met its precision target (true without one)."""
-    return info["precision"] <= 0 or (info["stderr"] is not None and info["stderr"] <= info["precision"])
 
 
 def _pct(belief: GoFishBelief, p: float) -> str:
