@@ -133,6 +133,24 @@ def test_go_fish_contradiction_says_what_it_contradicts(tmp_path):
     p = cli("validate", path)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "gf.jsonl:7:" in p.stderr and "seat 2 asked for Ks, but it holds none: it refused Ks at event 3" in p.stderr
+    # the other way round: a seat refuses a rank it asked for (and has lost none of since)
+    lines = [
+        {"format": "cardmind-record/1", "game": "gofish", "options": {"players": 3}, "observer": 0,
+         "hand": ["2C", "3C", "4C", "5C", "6C", "KC"]},
+        {"type": "ask", "asker": 0, "target": 1, "rank": "2", "given": []},
+        {"type": "draw", "player": 0, "card": "8C", "shown": False},
+        {"type": "ask", "asker": 1, "target": 2, "rank": "K", "given": []},
+        {"type": "draw", "player": 1, "card": None, "shown": False},
+        {"type": "ask", "asker": 2, "target": 0, "rank": "3", "given": ["3C"]},
+        {"type": "ask", "asker": 2, "target": 1, "rank": "Q", "given": []},
+        {"type": "draw", "player": 2, "card": None, "shown": False},
+        {"type": "ask", "asker": 0, "target": 1, "rank": "K", "given": []},
+    ]
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    p = cli("validate", path)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "gf.jsonl:9:" in p.stderr, p.stderr
+    assert "seat 1 refused Ks, but it holds at least one: it asked for Ks at event 3" in p.stderr, p.stderr
 
 
 def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):

@@ -88,6 +88,9 @@ def check_record(record: Record, seat: int | None = None) -> None:
         explain = getattr(before, "explain_impossible", None)
         if explain is not None:
             reason = explain(record.events[first]) or reason
+    if reason == "no deal is consistent with the events":   # the Go Fish draw engine's count: no single cause
+        reason = ("no deal fits this event together with the events before it (no single earlier "
+                  "event explains it: the counts of cards, draws and books do not add up)")
     line = record.line_of(first) if first >= 0 else 1
     ev = record.events[first] if 0 <= first < len(record.events) else None
     what = f"{ev['type']} event" if ev else "the deal"

@@ -318,7 +318,8 @@ class GoFishBelief:
         """Why ``event`` (the next one) leaves no consistent deal, when it is one of the plain
         cases: a seat asks for (or hands over) a rank it is publicly known to hold none of
         (it refused that rank, or handed all of it over under ``give: "all"``, and has drawn
-        no card and received none of that rank since).
+        no card and received none of that rank since), or refuses a rank it is publicly known
+        to hold (it asked for it, and has handed none over and laid no book since).
 
         Returns:
             The reason (a sentence naming the earlier event, numbered from 1), or ``None``
@@ -339,7 +340,29 @@ class GoFishBelief:
                 j, how = since
                 return (f"seat {seat} {verb} {r}s, but it holds none: it {how} at event {j + 1} and has "
                         f"drawn no card and received no {r} since")
+        target = event.get("target")
+        if not event.get("given") and target is not None and target != self.observer:
+            since = self._known_some_since(target, r)
+            if since is not None:
+                return (f"seat {target} refused {r}s, but it holds at least one: it asked for {r}s at "
+                        f"event {since + 1} and has handed none over and laid no book since")
         return None
+
+    def _known_some_since(self, seat: int, r: str) -> int | None:
+        """The index of the last event after which ``seat`` publicly held an ``r`` (it asked
+        for ``r``, which needs one), when it can have lost none since (no ``r`` handed over,
+        no book laid, no phase-2 ask); else ``None``."""
+        last = None
+        for j, ev in enumerate(self.events):
+            kind = ev["type"]
+            if kind == "ask":
+                if ev["asker"] == seat and ev["rank"] == r:
+                    last = j
+                if ev["target"] == seat and ev["rank"] == r and ev["given"]:
+                    last = None  # it handed some over, maybe its last
+            elif kind == "book" and ev["player"] == seat or kind == "ask_book":
+                last = None  # the book may be of r; phase 2 moves whole books
+        return last
 
     def _known_none_since(self, seat: int, r: str) -> tuple[int, str] | None:
         """``(event index, how)`` of the last event after which ``seat`` publicly held no
