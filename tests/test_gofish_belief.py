@@ -1,8 +1,9 @@
 """Go Fish belief (cardmind.belief.gofish) against the brute-force reference on reduced decks.
 
 Every engine -- the joint filter (``fast``), the plain reference filter (``reference``), the draw
-engine (``draws``, exact mode; also with its enumeration forced on, and the ``fast`` tracker
-switching to it mid-game past a tiny budget) -- must give exactly the brute force's number of
+engine (``draws``, exact mode; also with its enumeration forced on, with the planned sum over
+every unseen draw from the first one, and the ``fast`` tracker switching to it mid-game past
+a tiny budget) -- must give exactly the brute force's number of
 consistent deals, holdings marginals and face-down book rank distributions (Fractions), at
 every prefix of simulated games, from several seats, for 2, 3 and 4 players and every option.
 The draw engine's sampler must stay within a stated tolerance of the exact answer, and a
