@@ -18,6 +18,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+from rich.console import Console
+
 from . import __version__
 from .errors import CardmindError, Contradiction, RecordError
 
@@ -168,7 +170,10 @@ def _load(args: argparse.Namespace):
             kwargs["draw_options"] = opts
     try:
         tracker = tracker_for(rec, seat, **kwargs)
-        tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
+        # a spinner on a terminal's stderr only (nothing when piped): a Go Fish answer late in
+        # a game can take half a minute
+        with Console(stderr=True).status(f"seat {seat}: counting the consistent deals ..."):
+            tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
     except Contradiction:
         check_record(rec, seat)  # raises a RecordError naming the event
         raise
