@@ -470,6 +470,27 @@ class _Rows:
         return r
 
 
+def _side_by_side(main, other, name: str) -> None:
+    """Run ``other()`` in a second thread while ``main()`` runs here (both call the C kernels,
+    which release the GIL); an exception of either is raised here once both are done."""
+    failed: list = []
+
+    def run() -> None:
+        try:
+            other()
+        except BaseException as e:  # noqa: BLE001 - re-raised below
+            failed.append(e)
+
+    th = threading.Thread(target=run, name=name)
+    th.start()
+    try:
+        main()
+    finally:
+        th.join()
+    if failed:
+        raise failed[0]
+
+
 def _free_domains(vblocks: list, m: int) -> list[int]:
     """Per free draw, the bit set of the blocks (indices into ``vblocks``) with a variant
     that holds it."""
@@ -580,6 +601,9 @@ class _DP:
         R = len(self.order)
         live = _DP.live_rows(vblocks, m, self.order) if rows is None else rows
         term = sp.terminal
+        #: large tables (at least ``PARALLEL_CELLS`` cells forward) through the C kernels:
+        #: the passes and the context sums run in two threads
+        self.parallel = self.fast and sum(len(r) for r in live) * (N + 1) >= PARALLEL_CELLS
         self.F: list = []
         self.T: list = [None] * (R + 1)
 
@@ -639,25 +663,10 @@ class _DP:
             self.T[R] = (_Rows(np.array([full], dtype=np.int64)), Tm)
             return
         stop = 0 if backward is True else int(backward)
-        if self.fast and sum(len(r) for r in live) * (N + 1) >= PARALLEL_CELLS:
+        if self.parallel:
             # the C kernels release the GIL: the backward pass (it needs only the live
             # subsets, not the forward tables) runs in a second thread
-            failed: list = []
-
-            def run() -> None:
-                try:
-                    backward_pass(stop)
-                except BaseException as e:  # noqa: BLE001 - re-raised below
-                    failed.append(e)
-
-            th = threading.Thread(target=run, name="cardmind-dp-backward")
-            th.start()
-            try:
-                forward()
-            finally:
-                th.join()
-            if failed:
-                raise failed[0]
+            _side_by_side(forward, lambda: backward_pass(stop), "cardmind-dp-backward")
         else:
             forward()
             backward_pass(stop)
@@ -1937,34 +1946,20 @@ class _Product:
 
     def _contexts(self, todo: list, dp: "_DP | None" = None) -> None:
         dp = self.dp if dp is None else dp
-        big = dp.fast and sum(len(r) for r, _ in dp.F) * (self.sp.N + 1) >= PARALLEL_CELLS
-        if not big or len(todo) < 2:
-            for key in todo:
-                self._ctx[key] = dp.context(*key)
-            return
-        failed: list = []
 
         def run(part: list) -> None:
-            try:
-                for key in part:
-                    self._ctx[key] = dp.context(*key)
-            except BaseException as e:  # noqa: BLE001 - re-raised below
-                failed.append(e)
+            for key in part:
+                self._ctx[key] = dp.context(*key)
 
-        th = threading.Thread(target=run, args=(todo[1::2],), name="cardmind-dp-context")
-        th.start()
-        try:
-            run(todo[::2])
-        finally:
-            th.join()
-        if failed:
-            raise failed[0]
+        if not dp.parallel or len(todo) < 2:
+            run(todo)
+        else:
+            _side_by_side(lambda: run(todo[::2]), lambda: run(todo[1::2]), "cardmind-dp-context")
 
     def prefetch(self) -> None:
         """Compute the context of every variant now, in two threads when the tables are
         large (the C kernel releases the GIL); :meth:`ctx` then reads them."""
-        dp = self.dp
-        if dp is None or not dp.fast or sum(len(r) for r, _ in dp.F) * (self.sp.N + 1) < PARALLEL_CELLS:
+        if self.dp is None or not self.dp.parallel:
             return   # small: computed when asked
         self._contexts([(pos, vi) for pos in range(len(self.vb)) for vi in range(len(self.vb[pos]))
                         if (pos, vi) not in self._ctx])
