@@ -21,6 +21,25 @@ from cardmind.records import read_record
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl"
 
 
+def _assert_same_holdings(got: dict, want: dict) -> None:
+    """Every holdings probability of ``want`` is in ``got`` and equal to 1e-12, and the
+    position has real uncertainty (more than 10 probabilities strictly between 0 and 1)."""
+    n = 0
+    for seat in want:
+        for r in want[seat]:
+            for c, v in want[seat][r].items():
+                assert got[seat][r][c] == pytest.approx(v, abs=1e-12)
+                n += 0 < v < 1
+    assert n > 10
+
+
+def _assert_same_books(got: list, want: list) -> None:
+    """Every face-down book's rank probabilities of ``want`` equal ``got``'s to 1e-12."""
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        assert all(a["ranks"].get(r, 0) == pytest.approx(v, abs=1e-12) for r, v in b["ranks"].items())
+
+
 def _position(upto: int):
     """(engine, timeline, variants with every unseen draw free, number of draws) at a prefix
     of the example record, seat 1."""
@@ -78,15 +97,8 @@ def test_planned_sum_equals_the_enumeration():
     he = enum.holdings()
     assert enum.mode == "enumerated" and enum._draws._answer[1].leaves > 1   # it did enumerate
     assert planned.consistent_deals == pytest.approx(enum.consistent_deals, rel=1e-12)
-    n = 0
-    for seat in he:
-        for r in he[seat]:
-            for c, v in he[seat][r].items():
-                assert hp[seat][r].get(c, 0.0) == pytest.approx(v, abs=1e-12)
-                n += 0 < v < 1
-    assert n > 10
-    for a, b in zip(planned.books(), enum.books()):
-        assert all(a["ranks"].get(r, 0) == pytest.approx(v, abs=1e-12) for r, v in b["ranks"].items())
+    _assert_same_holdings(hp, he)
+    _assert_same_books(planned.books(), enum.books())
 
 
 def test_many_draw_fallbacks_agree(monkeypatch):
@@ -124,13 +136,7 @@ def test_threaded_contexts_give_the_same_answer(monkeypatch):
     (one, m1), (two, m2) = answer(10 ** 18), answer(0)
     assert m1 == m2 == "enumerated"
     assert one.keys() == two.keys()
-    n = 0
-    for seat in one:
-        for r in one[seat]:
-            for c, v in one[seat][r].items():
-                assert two[seat][r][c] == pytest.approx(v, abs=1e-12)
-                n += 0 < v < 1
-    assert n > 10
+    _assert_same_holdings(two, one)
 
 
 def test_streamed_backward_pass_gives_the_same_answer():
@@ -156,14 +162,7 @@ def test_streamed_backward_pass_gives_the_same_answer():
     assert ps.streamed and not pf.streamed
     assert all(x is None for x in ps.dp.T[1:])   # dropped stage by stage
     assert s.mode == f.mode == "enumerated" and s.consistent_deals == f.consistent_deals
-    n = 0
-    for seat in hf:
-        for r in hf[seat]:
-            for c, v in hf[seat][r].items():
-                assert hs[seat][r][c] == pytest.approx(v, abs=1e-12)
-                n += 0 < v < 1
-    assert n > 10
-    for a, b in zip(bs, bf):
-        assert all(a["ranks"].get(r, 0) == pytest.approx(v, abs=1e-12) for r, v in b["ranks"].items())
+    _assert_same_holdings(hs, hf)
+    _assert_same_books(bs, bf)
     # one cell less and it samples
     assert answer(need - 1)[0].mode == "mcmc"

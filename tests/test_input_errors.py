@@ -129,10 +129,16 @@ def test_go_fish_contradiction_says_what_it_contradicts(tmp_path):
         {"type": "ask", "asker": 2, "target": 1, "rank": "K", "given": []},
     ]
     path = tmp_path / "gf.jsonl"
-    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    p = cli("validate", path)
-    assert p.returncode == 2 and "Traceback" not in p.stderr
-    assert "gf.jsonl:7:" in p.stderr and "seat 2 asked for Ks, but it holds none: it refused Ks at event 3" in p.stderr
+
+    def validate(lines: list) -> str:
+        """``cardmind validate`` on the record: a clean usage error; its message."""
+        path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+        p = cli("validate", path)
+        assert p.returncode == 2 and "Traceback" not in p.stderr
+        return p.stderr
+
+    err = validate(lines)
+    assert "gf.jsonl:7:" in err and "seat 2 asked for Ks, but it holds none: it refused Ks at event 3" in err
     # the other way round: a seat refuses a rank it asked for (and has lost none of since)
     lines = [
         {"format": "cardmind-record/1", "game": "gofish", "options": {"players": 3}, "observer": 0,
@@ -146,11 +152,9 @@ def test_go_fish_contradiction_says_what_it_contradicts(tmp_path):
         {"type": "draw", "player": 2, "card": None, "shown": False},
         {"type": "ask", "asker": 0, "target": 1, "rank": "K", "given": []},
     ]
-    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    p = cli("validate", path)
-    assert p.returncode == 2 and "Traceback" not in p.stderr
-    assert "gf.jsonl:9:" in p.stderr, p.stderr
-    assert "seat 1 refused Ks, but it holds at least one: it asked for Ks at event 3" in p.stderr, p.stderr
+    err = validate(lines)
+    assert "gf.jsonl:9:" in err, err
+    assert "seat 1 refused Ks, but it holds at least one: it asked for Ks at event 3" in err, err
 
 
 def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
