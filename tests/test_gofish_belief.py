@@ -25,6 +25,7 @@ import gofish_bruteforce as bf  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
+from cardmind.belief import gofish_draws  # noqa: E402
 from cardmind.belief.gofish import GoFishBelief  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 from cardmind.errors import Contradiction  # noqa: E402
@@ -68,13 +69,13 @@ def tracker(view, seat: int, **kwargs) -> GoFishBelief:
     return GoFishBelief(view.options, seat, view.header["hand"], **kwargs)
 
 
-def check_exact(view, seat: int, engines=ENGINES) -> int:
-    """Every prefix of the seat's record, every engine, against the brute force; the number of
-    positions checked."""
+def check_exact(view, seat: int, engines: dict = ENGINES) -> int:
+    """Every prefix of the seat's record, every engine (name -> tracker keyword arguments),
+    against the brute force; the number of positions checked."""
     evs = view.events
     ref = bf.prefixes(view.options, seat, view.header["hand"], evs)
-    for name in engines:
-        t = tracker(view, seat, **ENGINES[name])
+    for name, kwargs in engines.items():
+        t = tracker(view, seat, **kwargs)
         for L in range(len(evs) + 1):
             if L:
                 t.observe(evs[L - 1])
@@ -97,19 +98,50 @@ def check_exact(view, seat: int, engines=ENGINES) -> int:
     return len(evs) + 1
 
 
-@pytest.mark.parametrize("players,deck", CASES, ids=[f"{p}p-{d['ranks']}x{d['suits']}-h{d['hand']}" for p, d in CASES])
-def test_exact_against_bruteforce(players, deck):
+def case_views(players: int, deck: dict):
+    """The seeded games of a case: (view, seat) for two seats (or every seat) of three games
+    with random option flags and players."""
     rnd = random.Random(players * 1000 + deck["ranks"] * 100 + deck["suits"] * 10 + deck["hand"])
-    positions = 0
     for _ in range(3):
         opts = dict(deck, players=players, give=rnd.choice(["one", "all"]),
                     books_face_up=rnd.random() < 0.3, phase2=rnd.random() < 0.5)
         agents = [rnd.choice(["random", "peer", "belief"]) for _ in range(players)]
         rec = play(opts, agents, rnd.randrange(10 ** 6))
-        seats = rnd.sample(range(players), min(players, 2))
-        for seat in seats:
-            positions += check_exact(rec.for_seat(seat), seat)
+        for seat in rnd.sample(range(players), min(players, 2)):
+            yield rec.for_seat(seat), seat
+
+
+CASE_IDS = [f"{p}p-{d['ranks']}x{d['suits']}-h{d['hand']}" for p, d in CASES]
+
+
+@pytest.mark.parametrize("players,deck", CASES, ids=CASE_IDS)
+def test_exact_against_bruteforce(players, deck):
+    positions = sum(check_exact(view, seat) for view, seat in case_views(players, deck))
     assert positions >= 10
+
+
+#: the draw engine summing every unseen draw in parts (:meth:`DrawEngine.split`): on these
+#: decks a table budget of 120 cells cuts most late positions into 2-9 parts (positions no
+#: part fits fall back to the exact enumeration)
+SPLIT = {"engine": "draws", "exact_free": 0, "enum_nodes": 100_000, "enum_leaves": 100_000,
+         "draw_options": {"exact_cells": 120, "exact_split": 10_000}}
+
+
+@pytest.mark.parametrize("players,deck", CASES[3:4] + CASES[5:], ids=CASE_IDS[3:4] + CASE_IDS[5:])
+def test_split_sum_against_bruteforce(players, deck, monkeypatch):
+    """The sum cut into parts by the ranks some draws may have equals the brute force."""
+    parts = []
+    split = gofish_draws.DrawEngine.split
+
+    def spy(self, *args):
+        got = split(self, *args)
+        parts.append(0 if got is None else len(got))
+        return got
+
+    monkeypatch.setattr(gofish_draws.DrawEngine, "split", spy)
+    for view, seat in case_views(players, deck):
+        check_exact(view, seat, {"draws-split": SPLIT})
+    assert sum(n > 1 for n in parts) >= 10
 
 
 def test_exact_every_option():

@@ -151,9 +151,9 @@ def test_streamed_backward_pass_gives_the_same_answer():
     need = (sum(sizes) + max(a + b for a, b in zip(sizes, sizes[1:]))) * N
     assert need < 2 * sum(sizes) * N
 
-    def answer(cells):
+    def answer(cells, split=1):
         b = GoFishBelief.from_record(rec, seat=1, upto_event=45, engine="draws", exact_free=0, enum_nodes=0,
-                                     draw_options={"exact_cells": cells})
+                                     draw_options={"exact_cells": cells, "exact_split": split})
         return b, b.holdings(), b.books()
 
     s, hs, bs = answer(need)
@@ -164,5 +164,55 @@ def test_streamed_backward_pass_gives_the_same_answer():
     assert s.mode == f.mode == "enumerated" and s.consistent_deals == f.consistent_deals
     _assert_same_holdings(hs, hf)
     _assert_same_books(bs, bf)
-    # one cell less and it samples
+    # one cell less and, not allowed to split the sum, it samples
     assert answer(need - 1)[0].mode == "mcmc"
+
+
+def test_split_sum_gives_the_same_answer_and_worlds():
+    """Past the budget the sum is cut into parts that fit it (:meth:`DrawEngine.split`): the
+    same answer as the whole sum, and :meth:`GoFishBelief.sample_hidden` draws its worlds
+    from the parts (rebuilt one by one) in the right proportions."""
+    rec = read_record(EXAMPLE)
+    eng, tl, vb, D = _position(45)
+    order = gd.block_order(vb, D)
+    sizes = [len(r) for r in gd._DP.live_rows(vb, D, order)]
+    N = eng._space(tl.opening(tl.n)).N + 1
+
+    def answer(cells):
+        b = GoFishBelief.from_record(rec, seat=1, upto_event=45, engine="draws", exact_free=0, enum_nodes=0,
+                                     draw_options={"exact_cells": cells})
+        return b, b.holdings(), b.books()
+
+    whole, hw, bw = answer(2 * sum(sizes) * N)
+    cut, hc, bc = answer(sum(sizes) * N // 2)
+    n_parts = cut._draws._answer[1].leaves
+    assert whole._draws._answer[1].leaves == 1 and n_parts >= 2
+    # every part's tables fit the budget, and none is kept (rebuilt when sampled)
+    assert all(isinstance(p, tuple) for _, p in cut._draws._exact_prods)
+    assert cut.mode == whole.mode == "enumerated"
+    assert cut.consistent_deals == pytest.approx(whole.consistent_deals, rel=1e-12)
+    _assert_same_holdings(hc, hw)
+    _assert_same_books(bc, bw)
+    parts = [p for _, p in cut._draws._exact_prods]
+    weights = np.array([float(w) for w, _ in cut._draws._exact_prods]) / cut.consistent_deals
+    seen = []
+    sample = gd.DrawEngine._joint_sample
+
+    def spy(self, pr, rng=None):
+        seen.append(next(i for i, p in enumerate(parts) if p[2] is pr.vb))
+        return sample(self, pr, rng)
+
+    n = 400
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gd.DrawEngine, "_joint_sample", spy)
+        worlds = cut.sample_hidden(n, np.random.default_rng(5))
+    assert len(worlds) == len(seen) == n
+    # each part in proportion to its count (within 4.5 standard errors)
+    got = np.bincount(seen, minlength=len(parts))
+    assert np.all(np.abs(got - n * weights) <= 4.5 * np.sqrt(n * weights * (1 - weights)))
+    ranks = cut._draws.t.ranks
+    assert set(worlds[0]) == {s for s in hc if s != 1}   # the other seats and the stock
+    for seat in worlds[0]:
+        for k, r in enumerate(ranks):
+            if r in hc[seat]:   # only counts that can be
+                assert all(hc[seat][r].get(w[seat][k], 0) > 0 for w in worlds)

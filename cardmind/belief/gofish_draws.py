@@ -93,6 +93,10 @@ EXACT_CELLS = 6_500_000
 #: positions with 15-22 unseen draws: 1-25 s, under 1 GB; some mid-game ones need 2-4 GB and
 #: then sample)
 EXACT_TABLE_CELLS = 200_000_000
+#: past the budget the planned sum is cut into at most this many parts that each fit it,
+#: each part restricting the ranks a few draws may have (:meth:`DrawEngine.split`): the
+#: same exact sum in less memory, at more time
+EXACT_SPLIT_PARTS = 32
 #: bytes of one table cell (float64): ``cardmind belief --exact-memory GB`` sets
 #: ``exact_cells`` to ``GB * 1e9 / CELL_BYTES``
 CELL_BYTES = 8
@@ -561,6 +565,44 @@ def block_order(vblocks: list, m: int) -> list[int]:
     return head + order[::-1]
 
 
+def _split_cut(vblocks: list, m: int, order: list, sizes: list | None) -> tuple | None:
+    """How :meth:`DrawEngine.split` cuts a part in two: ``(draw, before, after)``, the
+    blocks (indices into ``vblocks``) that may hold free draw ``draw``, split at the stage
+    where most subsets are alive (``sizes``, the live subsets per stage, else the bound
+    ``2**c_i`` of :func:`block_order`), for the draw open there that leaves the smallest
+    sum of the two parts' bounds ``sum_i 2**c_i``; ``None`` when no draw is open anywhere.
+
+    Args:
+        vblocks: per rank, ``[(t, block)]``; m: number of free draws; order: the blocks'
+            order in the programme; sizes: ``len(order) + 1`` counts, or ``None``.
+    """
+    dom = _free_domains(vblocks, m)
+    R = len(order)
+    placed = [0]
+    for pos in order:
+        placed.append(placed[-1] | 1 << pos)
+
+    def opened(d: int) -> np.ndarray:
+        return np.array([bool(d & p) and bool(d & ~p) for p in placed])
+
+    op = np.array([opened(d) for d in dom]).reshape(m, R + 1)
+    c = op.sum(axis=0)
+    peak = int(np.argmax(sizes)) if sizes is not None else int(np.argmax(c))
+    if not op[:, peak].any():
+        peak = int(np.argmax(c))
+        if not op[:, peak].any():
+            return None
+    best = None
+    for j in np.flatnonzero(op[:, peak]).tolist():
+        before, after = dom[j] & placed[peak], dom[j] & ~placed[peak]
+        base = c - op[j]
+        cost = float(np.exp2(base + opened(before)).sum() + np.exp2(base + opened(after)).sum())
+        if best is None or cost < best[0]:
+            best = (cost, j, before, after)
+    _, j, before, after = best
+    return j, [p for p in range(len(vblocks)) if before >> p & 1], [p for p in range(len(vblocks)) if after >> p & 1]
+
+
 class _DP:
     """Forward and backward tables of a block product over a :class:`_Space`, summed over
     the ranks of ``m`` *free* draws: the state also holds which free draws are used (a
@@ -880,6 +922,9 @@ class DrawEngine:
         #: many cells (0: never, the enumeration or the sampler only). ``EXACT_TABLE_CELLS``
         #: when ``exact_free`` is automatic, 0 when it was given
         self.exact_cells = EXACT_TABLE_CELLS if exact_free is None else 0
+        #: ... and when they do not fit, cut the sum into at most this many parts that do
+        #: (:meth:`split`; 1 or less: never)
+        self.exact_split = EXACT_SPLIT_PARTS
         #: do not try the exact enumeration again once it failed with as many draws to
         #: enumerate (or fewer): a player's tracker, whose record only grows, saves the
         #: failed attempts (the answer is then sampled where an enumeration might have
@@ -1080,17 +1125,20 @@ class DrawEngine:
         keep = np.flatnonzero(w > 0)
         return _Block(ids[keep], w[keep], cnt[keep], st[keep], X[keep])
 
-    def variants(self, tl: _Timeline, fixed: dict, free: list, cut: int, allowed: set | None = None) -> list:
+    def variants(self, tl: _Timeline, fixed: dict, free: list, cut: int, allowed: set | None = None,
+                 domains: dict | None = None) -> list:
         """Per rank ``[(t, block)]``: the block of the rank with its fixed draws (``fixed``:
         {draw: rank}) and the free draws of bit mask ``t`` (every set of free draws that may
-        all be of that rank; ``allowed``: the only ranks free draws may take)."""
+        all be of that rank; ``allowed``: the only ranks free draws may take; ``domains``:
+        {draw: set of ranks}, the only ranks those draws may take)."""
         by: dict[str, list] = {r: [] for r in self.t.ranks}
         for j, q in fixed.items():
             by[q].append(j)
         out = []
         for r in self.t.ranks:
             ok = allowed is None or r in allowed
-            bits = [i for i, j in enumerate(free) if ok and r in tl.draws[j].domain]
+            bits = [i for i, j in enumerate(free) if ok and r in tl.draws[j].domain
+                    and (domains is None or j not in domains or r in domains[j])]
             vs = []
             for n in range(min(len(bits), self.t.S) + 1):
                 for T in combinations(bits, n):
@@ -1137,11 +1185,14 @@ class DrawEngine:
             raise Contradiction(f"no deal is consistent with the events: {tl.contradiction}")
         D = len(tl.draws)
         E = max(0, D - self.exact_free)
-        planned = self.plan(tl, self.exact_cells) if E > 0 and self.exact_cells > 0 else None
-        if planned is not None:
-            ans = self._exact(tl, [()], planned)
-            self.last_mode = "exact" if ans.exact else "enumerated"
-            return self._keep(key, tl, ans)
+        if E > 0 and self.exact_cells > 0:
+            planned = self.plan(tl, self.exact_cells)
+            parts = [({}, *planned)] if planned is not None else \
+                self.split(tl, self.exact_cells, self.exact_split) if self.exact_split > 1 else None
+            if parts is not None:
+                ans = self._exact(tl, parts, lazy=len(parts) > 1)
+                self.last_mode = "exact" if ans.exact else "enumerated"
+                return self._keep(key, tl, ans)
         skip = self.enum_memo and self._enum_failed is not None and E >= self._enum_failed
         if not skip and 0 < E and self.enum_nodes > 0 and \
                 sum(np.log10(len(d.domain) or 1) for d in tl.draws[:E]) <= self.support_log10:
@@ -1154,7 +1205,7 @@ class DrawEngine:
         if leaves is None and (self._enum_failed is None or E < self._enum_failed):
             self._enum_failed = E
         if leaves is not None:
-            ans = self._exact(tl, leaves)
+            ans = self._exact(tl, [(dict(enumerate(part)), None, None) for part in leaves])
             self.last_mode = "exact" if ans.exact else "enumerated"
         else:
             ans = self._mcmc(tl)
@@ -1168,35 +1219,78 @@ class DrawEngine:
         self._answer = (key, ans)
         return ans
 
-    def plan(self, tl: _Timeline, cells: int) -> tuple | None:
-        """The block product that sums over every unseen draw, planned without its tables:
-        ``(variants, (order, rows, stream))`` (see :func:`block_order`, :meth:`_DP.live_rows`),
-        or ``None`` when its tables would hold more than ``cells`` cells (then the caller
-        enumerates or samples): the forward and backward tables, or when only that fits (and
-        no masked context is needed), the forward tables and two backward stages
-        (``stream``: the backward pass computes the contexts stage by stage and drops its
-        tables; slower, no parallel passes). Costs the blocks of every rank with every
-        set of draws it may hold and one pass over bit masks: about 0.1-5 s on a full deck."""
-        D = len(tl.draws)
-        free = list(range(D))
-        vb = self.variants(tl, {}, free, tl.n)
+    def plan(self, tl: _Timeline, cells: int, fixed: dict | None = None) -> tuple | None:
+        """The block product that sums over every unseen draw (but those of ``fixed``,
+        {draw: rank}), planned without its tables: ``(variants, (order, rows, stream))``
+        (see :func:`block_order`, :meth:`_DP.live_rows`), ``(variants, None)`` when no
+        rank vector is consistent, or ``None`` when its tables would hold more than
+        ``cells`` cells (then the caller splits, enumerates or samples): the forward and
+        backward tables, or when only that fits (and no masked context is needed), the
+        forward tables and two backward stages (``stream``: the backward pass computes the
+        contexts stage by stage and drops its tables; slower, no parallel passes). Costs the
+        blocks of every rank with every set of draws it may hold and one pass over bit
+        masks: about 0.1-5 s on a full deck."""
+        vb, pl, order, _ = self._plan(tl, cells, fixed or {})
+        return None if pl is None and order is not None else (vb, pl)
+
+    def _plan(self, tl: _Timeline, cells: int, fixed: dict, domains: dict | None = None) -> tuple:
+        """:meth:`plan` (the free draws' ranks restricted by ``domains``, {draw: set of
+        ranks}) as ``(variants, plan, order, rows)``: ``(variants, None, None, None)`` when
+        no rank vector is consistent, ``(variants, None, order, rows)`` past the budget
+        (``rows``: the live subsets when they were counted to the end, else ``None``)."""
+        free = [j for j in range(len(tl.draws)) if j not in fixed]
+        m = len(free)
+        vb = self.variants(tl, fixed, free, tl.n, domains=domains)
         if any(not vs for vs in vb):
-            return vb, None
-        order = block_order(vb, D)
+            return vb, None, None, None
+        order = block_order(vb, m)
         N = self._space(tl.opening(tl.n)).N + 1
         # masked contexts (a seat laying dealt books now, face-down dealt books) need every
         # backward table after the passes; otherwise the backward pass may stream
         masked = tl.opening(tl.n).pos is not None or any(h[0] != "draw" for h in tl.hidden)
-        rows = _DP.live_rows(vb, D, order, limit=cells // (N if not masked else 2 * N))
-        if rows is None:
-            return None
-        sizes = [len(r) for r in rows]
-        if 2 * sum(sizes) * N <= cells:
-            return vb, (order, rows, False)
-        pair = max(a + b for a, b in zip(sizes, sizes[1:]))
-        if masked or (sum(sizes) + pair) * N > cells:
-            return None
-        return vb, (order, rows, True)
+        # (counted up to four times the budget: where the live subsets peak tells split())
+        rows = _DP.live_rows(vb, m, order, limit=4 * cells // N)
+        if rows is not None:
+            sizes = [len(r) for r in rows]
+            if 2 * sum(sizes) * N <= cells:
+                return vb, (order, rows, False), order, rows
+            pair = max(a + b for a, b in zip(sizes, sizes[1:]))
+            if not masked and (sum(sizes) + pair) * N <= cells:
+                return vb, (order, rows, True), order, rows
+        return vb, None, order, rows
+
+    def split(self, tl: _Timeline, cells: int, parts: int) -> list | None:
+        """The sum over every unseen draw cut into parts whose tables each fit ``cells`` (see
+        :meth:`plan`): a part too large is cut in two by the ranks one draw may have, those
+        of the blocks placed before the stage where most subsets are alive and those of the
+        blocks after it (the draw is then in every subset of that stage in one part and in
+        none in the other: each part holds about half of it). An exact sum: the parts cover
+        every rank vector once. The draw cut is the one that most lowers the two parts'
+        bounds ``sum_i 2**c_i`` (:func:`block_order`).
+
+        Returns:
+            ``[({}, variants, (order, rows, stream))]``, one per part with a consistent rank
+            vector; ``None`` when more than ``parts`` parts would be needed.
+        """
+        out: list = []
+        todo: list = [{}]
+        while todo:
+            doms = todo.pop()
+            vb, pl, order, rows = self._plan(tl, cells, {}, doms)
+            if pl is not None:
+                out.append(({}, vb, pl))
+                continue
+            if order is None:   # no consistent rank vector in this part
+                continue
+            cut = _split_cut(vb, len(tl.draws), order, None if rows is None else [len(r) for r in rows])
+            if cut is None:
+                return None
+            j, before, after = cut
+            for side in (before, after):
+                todo.append({**doms, j: frozenset(self.t.ranks[pos] for pos in side)})
+            if len(out) + len(todo) > parts:
+                return None
+        return out
 
     def _enumerate(self, tl: _Timeline):
         """Every consistent rank vector of the draws but the last ``exact_free`` ones (which
@@ -1228,33 +1322,40 @@ class DrawEngine:
             raise Contradiction("no deal is consistent with the events")
         return leaves
 
-    def _exact(self, tl: _Timeline, leaves: list, planned: tuple | None = None) -> _Answer:
-        """Sum over the enumerated rank vectors (the last draws summed in the product):
+    def _exact(self, tl: _Timeline, parts: list, lazy: bool = False) -> _Answer:
+        """Sum over ``parts``, ``[(fixed, variants, plan)]``: per part the draws of
+        ``fixed`` ({draw: rank}) at their ranks and every other draw summed in the block
+        product (``variants`` and ``plan`` of :meth:`plan`, or ``None`` to compute them;
+        the enumerated rank vectors of the first draws, or the parts of :meth:`split`):
         exact integers when every count fits in 64 bits (else Python integers, when
         ``exact_objects`` allows, or floats: then the answer is the enumeration's up to
-        rounding and says ``exact: false``)."""
+        rounding and says ``exact: false``). ``lazy``: keep no part's tables once its
+        marginals are summed (:meth:`sample_worlds` rebuilds the part it samples)."""
         acc_h: dict = {}
         acc_b: list = []
         total = 0
         D = len(tl.draws)
         exact = True
         prods = []
-        for part in leaves:
-            free = list(range(len(part), D))
-            vb, pl = planned if planned is not None else (self.variants(tl, dict(enumerate(part)), free, tl.n), None)
+        for fixed, vb, pl in parts:
+            free = [j for j in range(D) if j not in fixed]
+            if vb is None:
+                vb = self.variants(tl, fixed, free, tl.n)
             dt = self._exact_dtype(vb)
-            if dt is object and not (self.exact_objects and len(leaves) * (1 << len(free)) <= self.object_limit):
+            if dt is object and not (self.exact_objects and len(parts) * (1 << len(free)) <= self.object_limit):
                 exact = False
-            prods.append((part, free, vb, pl, dt))
+            prods.append((fixed, free, vb, pl, dt))
         self._exact_prods = []
-        for part, free, vb, pl, dt in prods:
-            pr = _Product(self, tl, dict(enumerate(part)), free, tl.n, dt if exact else float, vb=vb, plan=pl)
+        for fixed, free, vb, pl, dt in prods:
+            pr = _Product(self, tl, fixed, free, tl.n, dt if exact else float, vb=vb, plan=pl)
             W = int(pr.total) if exact else float(pr.total)
             if not W:
                 continue
-            self._exact_prods.append((W, pr))
             total += W
             pr.marginals(acc_h, acc_b, 1)
+            if lazy:
+                pr = (fixed, free, vb, pl)
+            self._exact_prods.append((W, pr))
         if not total:
             raise Contradiction("no deal is consistent with the events")
         cast = int if exact else float
@@ -1265,7 +1366,7 @@ class DrawEngine:
                  for rk, ow in acc_b]
         for _ in range(len(acc_b), len(tl.hidden)):
             acc_b.append(({}, {}))
-        return _Answer(exact, total, acc_h, acc_b, total, leaves=len(leaves))
+        return _Answer(exact, total, acc_h, acc_b, total, leaves=len(parts))
 
     # ------------------------------------------------------------------ sampling
     def _full_weight(self, tl: _Timeline, delta: list) -> float:
@@ -1641,7 +1742,15 @@ class DrawEngine:
         if self.last_mode in ("exact", "enumerated"):
             prods = self._exact_prods
             ws = np.array([float(w) for w, _ in prods])
-            return [self._joint_sample(prods[i][1], rng)[1] for i in rng.choice(len(prods), size=n, p=ws / ws.sum())]
+            pick = rng.choice(len(prods), size=n, p=ws / ws.sum())
+            out = []
+            for i in sorted(set(pick.tolist())):   # a split answer's part is rebuilt once (no backward pass)
+                pr = prods[i][1]
+                if isinstance(pr, tuple):
+                    fixed, free, vb, (order, rows, _) = pr
+                    pr = _Product(self, tl, fixed, free, tl.n, float, backward=False, vb=vb, plan=(order, rows, False))
+                out += [self._joint_sample(pr, rng)[1] for _ in range(int((pick == i).sum()))]
+            return [out[k] for k in rng.permutation(len(out))]
         delta = self.delta
         turn = sorted(tl.by_seat)
         out: list = []
