@@ -75,8 +75,8 @@ def _add_precision_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exact-memory", type=_gigabytes, default=None, metavar="GB",
                    help="Go Fish with 3+ players: past 14 unseen draws (4 players; 17 with 3) the "
                         "belief is summed exactly over every unseen draw when its tables fit in GB "
-                        "gigabytes (default about 1.6), else sampled. More memory, more exact answers, "
-                        "and more time (4 GB took about 2 minutes)")
+                        "gigabytes (default about 1.6), or in up to 32 parts that each fit (slower), "
+                        "else sampled. More memory: fewer parts, faster exact answers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -159,20 +159,21 @@ def _load(args: argparse.Namespace):
                                              f"it cannot be seen from seat {args.seat}")
     seat = rec.observer if args.seat is None else args.seat
     kwargs = {}
+    status: list = []   # the spinner, once shown
     if rec.game.name == "gofish":
-        opts = {}
+        opts = {"progress": lambda msg: status and status[0].update(f"seat {seat}: {msg} ...")}
         if getattr(args, "precision", None) is not None:
             opts["precision"] = args.precision
         if getattr(args, "exact_memory", None) is not None:
             from .belief.gofish_draws import CELL_BYTES  # noqa: PLC0415
             opts["exact_cells"] = int(args.exact_memory * 1e9 / CELL_BYTES)
-        if opts:
-            kwargs["draw_options"] = opts
+        kwargs["draw_options"] = opts
     try:
         tracker = tracker_for(rec, seat, **kwargs)
         # a spinner on a terminal's stderr only (nothing when piped): a Go Fish answer late in
         # a game can take half a minute
-        with Console(stderr=True).status(f"seat {seat}: counting the consistent deals ..."):
+        with Console(stderr=True).status(f"seat {seat}: counting the consistent deals ...") as st:
+            status.append(st)
             tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
     except Contradiction:
         check_record(rec, seat)  # raises a RecordError naming the event

@@ -84,7 +84,8 @@ class GoFishBelief:
             surely allows, :func:`~.gofish_draws.auto_exact_free`: 14 with 4 players and 6
             cards dealt, 17 with 3, 11 with 5, 10 with 6; and past that every unseen draw
             when the live subsets fit ``gofish_draws.EXACT_TABLE_CELLS``, the draw option
-            ``exact_cells``; an ``exact_free`` given turns that off).
+            ``exact_cells``, or the sum cut into at most ``EXACT_SPLIT_PARTS`` parts that
+            each fit, the draw option ``exact_split``; an ``exact_free`` given turns that off).
         enum_nodes, enum_leaves: budgets of the draw engine's exact enumeration.
         exchanges: rank exchange moves per Gibbs step of the draw engine.
         record_block: draws the draw engine sums over exactly in each step's estimate.

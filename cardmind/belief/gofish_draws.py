@@ -37,7 +37,9 @@ draws, but only the subsets that the ranks placed so far can make and the ranks 
 complete are stored, :meth:`_DP.live_rows`, with the ranks in the order that keeps fewest
 alive, :func:`block_order`; late in a game the draws' possible ranks are narrow and few
 subsets stay alive, so the default sums over *every* unseen draw when those tables fit
-``EXACT_TABLE_CELLS``: :meth:`DrawEngine.plan`). Otherwise the
+``EXACT_TABLE_CELLS``: :meth:`DrawEngine.plan`, or when the sum can be cut into at most
+``EXACT_SPLIT_PARTS`` parts that each fit, each part limiting the ranks some draws may have:
+:meth:`DrawEngine.split`). Otherwise the
 ranks of the earlier ones, when they are few, are **enumerated** (a depth-first search over
 the draws in order, pruned exactly: a partial delta must be consistent with the record cut
 before the next unseen draw); the answer is then exact: integers (mode ``exact``) when small,
@@ -925,6 +927,9 @@ class DrawEngine:
         #: ... and when they do not fit, cut the sum into at most this many parts that do
         #: (:meth:`split`; 1 or less: never)
         self.exact_split = EXACT_SPLIT_PARTS
+        #: ``None``, or a function of one string called as a long answer goes on ("planning
+        #: the exact sum", "exact sum: part 2 of 4"; the CLI's spinner shows it)
+        self.progress = None
         #: do not try the exact enumeration again once it failed with as many draws to
         #: enumerate (or fewer): a player's tracker, whose record only grows, saves the
         #: failed attempts (the answer is then sampled where an enumeration might have
@@ -1186,6 +1191,7 @@ class DrawEngine:
         D = len(tl.draws)
         E = max(0, D - self.exact_free)
         if E > 0 and self.exact_cells > 0:
+            self._tell(f"planning the exact sum over {D} unseen draws")
             planned = self.plan(tl, self.exact_cells)
             parts = [({}, *planned)] if planned is not None else \
                 self.split(tl, self.exact_cells, self.exact_split) if self.exact_split > 1 else None
@@ -1211,6 +1217,10 @@ class DrawEngine:
             ans = self._mcmc(tl)
             self.last_mode = "mcmc"
         return self._keep(key, tl, ans)
+
+    def _tell(self, msg: str) -> None:
+        if self.progress is not None:
+            self.progress(msg)
 
     def _keep(self, key: tuple, tl: _Timeline, ans: _Answer) -> _Answer:
         ans.book_log = tl.book_log
@@ -1290,6 +1300,7 @@ class DrawEngine:
                 todo.append({**doms, j: frozenset(self.t.ranks[pos] for pos in side)})
             if len(out) + len(todo) > parts:
                 return None
+            self._tell(f"planning the exact sum over {len(tl.draws)} unseen draws in parts ({len(out) + len(todo)} so far)")
         return out
 
     def _enumerate(self, tl: _Timeline):
@@ -1346,7 +1357,9 @@ class DrawEngine:
                 exact = False
             prods.append((fixed, free, vb, pl, dt))
         self._exact_prods = []
-        for fixed, free, vb, pl, dt in prods:
+        for k, (fixed, free, vb, pl, dt) in enumerate(prods):
+            if lazy:
+                self._tell(f"exact sum over {D} unseen draws, part {k + 1} of {len(prods)}")
             pr = _Product(self, tl, fixed, free, tl.n, dt if exact else float, vb=vb, plan=pl)
             W = int(pr.total) if exact else float(pr.total)
             if not W:
