@@ -1229,28 +1229,27 @@ class DrawEngine:
         self._answer = (key, ans)
         return ans
 
-    def plan(self, tl: _Timeline, cells: int, fixed: dict | None = None) -> tuple | None:
-        """The block product that sums over every unseen draw (but those of ``fixed``,
-        {draw: rank}), planned without its tables: ``(variants, (order, rows, stream))``
-        (see :func:`block_order`, :meth:`_DP.live_rows`), ``(variants, None)`` when no
-        rank vector is consistent, or ``None`` when its tables would hold more than
-        ``cells`` cells (then the caller splits, enumerates or samples): the forward and
+    def plan(self, tl: _Timeline, cells: int) -> tuple | None:
+        """The block product that sums over every unseen draw, planned without its tables:
+        ``(variants, (order, rows, stream))`` (see :func:`block_order`,
+        :meth:`_DP.live_rows`), ``(variants, None)`` when no rank vector is consistent, or
+        ``None`` when its tables would hold more than ``cells`` cells (then the caller
+        splits, enumerates or samples): the forward and
         backward tables, or when only that fits (and no masked context is needed), the
         forward tables and two backward stages (``stream``: the backward pass computes the
         contexts stage by stage and drops its tables; slower, no parallel passes). Costs the
         blocks of every rank with every set of draws it may hold and one pass over bit
         masks: about 0.1-5 s on a full deck."""
-        vb, pl, order, _ = self._plan(tl, cells, fixed or {})
+        vb, pl, order, _ = self._plan(tl, cells)
         return None if pl is None and order is not None else (vb, pl)
 
-    def _plan(self, tl: _Timeline, cells: int, fixed: dict, domains: dict | None = None) -> tuple:
+    def _plan(self, tl: _Timeline, cells: int, domains: dict | None = None) -> tuple:
         """:meth:`plan` (the free draws' ranks restricted by ``domains``, {draw: set of
         ranks}) as ``(variants, plan, order, rows)``: ``(variants, None, None, None)`` when
         no rank vector is consistent, ``(variants, None, order, rows)`` past the budget
         (``rows``: the live subsets when they were counted to the end, else ``None``)."""
-        free = [j for j in range(len(tl.draws)) if j not in fixed]
-        m = len(free)
-        vb = self.variants(tl, fixed, free, tl.n, domains=domains)
+        m = len(tl.draws)
+        vb = self.variants(tl, {}, list(range(m)), tl.n, domains=domains)
         if any(not vs for vs in vb):
             return vb, None, None, None
         order = block_order(vb, m)
@@ -1286,7 +1285,7 @@ class DrawEngine:
         todo: list = [{}]
         while todo:
             doms = todo.pop()
-            vb, pl, order, rows = self._plan(tl, cells, {}, doms)
+            vb, pl, order, rows = self._plan(tl, cells, doms)
             if pl is not None:
                 out.append(({}, vb, pl))
                 continue
