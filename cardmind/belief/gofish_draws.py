@@ -1243,11 +1243,12 @@ class DrawEngine:
         vb, pl, order, _ = self._plan(tl, cells)
         return None if pl is None and order is not None else (vb, pl)
 
-    def _plan(self, tl: _Timeline, cells: int, domains: dict | None = None) -> tuple:
+    def _plan(self, tl: _Timeline, cells: int, domains: dict | None = None, count: int = 1) -> tuple:
         """:meth:`plan` (the free draws' ranks restricted by ``domains``, {draw: set of
         ranks}) as ``(variants, plan, order, rows)``: ``(variants, None, None, None)`` when
         no rank vector is consistent, ``(variants, None, order, rows)`` past the budget
-        (``rows``: the live subsets when they were counted to the end, else ``None``)."""
+        (``rows``: the live subsets when there were at most ``count`` times ``cells`` over
+        the capacity states of them, else ``None``)."""
         m = len(tl.draws)
         vb = self.variants(tl, {}, list(range(m)), tl.n, domains=domains)
         if any(not vs for vs in vb):
@@ -1257,8 +1258,7 @@ class DrawEngine:
         # masked contexts (a seat laying dealt books now, face-down dealt books) need every
         # backward table after the passes; otherwise the backward pass may stream
         masked = tl.opening(tl.n).pos is not None or any(h[0] != "draw" for h in tl.hidden)
-        # (counted up to four times the budget: where the live subsets peak tells split())
-        rows = _DP.live_rows(vb, m, order, limit=4 * cells // N)
+        rows = _DP.live_rows(vb, m, order, limit=max(1, count) * cells // N)
         if rows is not None:
             sizes = [len(r) for r in rows]
             if 2 * sum(sizes) * N <= cells:
@@ -1282,23 +1282,32 @@ class DrawEngine:
             vector; ``None`` when more than ``parts`` parts would be needed.
         """
         out: list = []
-        todo: list = [{}]
+        todo: list = [({}, 1)]   # (rank limits, parts it is expected to need)
+        N = self._space(tl.opening(tl.n)).N + 1
         while todo:
-            doms = todo.pop()
-            vb, pl, order, rows = self._plan(tl, cells, doms)
+            doms, _ = todo.pop()
+            # the live subsets are counted up to what the parts left could hold (the whole
+            # sum first) or four budgets (where they peak tells where to cut)
+            count = parts - len(out) - len(todo) if not doms else 4
+            vb, pl, order, rows = self._plan(tl, cells, doms, count)
             if pl is not None:
                 out.append(({}, vb, pl))
                 continue
             if order is None:   # no consistent rank vector in this part
                 continue
+            # every live subset of a part is live in one of its two halves or both, and a
+            # part that fits holds at most cells / N of them: this part needs at least
+            # ``least`` parts, and its halves about half as many each (give up early when
+            # the parts expected pass ``parts``)
+            least = max(2, -(-sum(len(r) for r in rows) * N // cells) if rows is not None else count + 1)
+            if len(out) + sum(n for _, n in todo) + least > parts:
+                return None
             cut = _split_cut(vb, len(tl.draws), order, None if rows is None else [len(r) for r in rows])
             if cut is None:
                 return None
             j, before, after = cut
-            for side in (before, after):
-                todo.append({**doms, j: frozenset(self.t.ranks[pos] for pos in side)})
-            if len(out) + len(todo) > parts:
-                return None
+            for side, n in ((before, least // 2), (after, least - least // 2)):
+                todo.append(({**doms, j: frozenset(self.t.ranks[pos] for pos in side)}, n))
             self._tell(f"planning the exact sum over {len(tl.draws)} unseen draws in parts ({len(out) + len(todo)} so far)")
         return out
 
