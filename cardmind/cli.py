@@ -222,34 +222,66 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for s in seats:
         check_record(rec, s)
     kind = f"a complete {rec.game.name} record" if rec.is_complete else f"seat {rec.observer}'s {rec.game.name} record"
-    print(f"{args.record}: ok: {kind} with {len(rec.events)} events")
+    seen = f"; consistent from seat {seats[0]}'s view" if seats else ""
+    print(f"{args.record}: ok: {kind} with {len(rec.events)} events{seen}")
     return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int | None:
+    if args.command == "hint":
+        return cmd_hint(args)
+    if args.command == "belief":
+        return cmd_belief(args)
+    if args.command == "validate":
+        return cmd_validate(args)
+    if args.command == "engine":
+        from .protocol.engine import run_engine  # noqa: PLC0415
+
+        return run_engine(args)
+    if args.command == "tournament":
+        from .tournament.cli import run as cmd_tournament  # noqa: PLC0415
+
+        return cmd_tournament(args)
+    return None
+
+
+def _quiet_stdout() -> None:
+    """Point the standard output at the null device, so that the output still buffered is
+    not written (and fails) again when the interpreter exits."""
+    import os  # noqa: PLC0415
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``cardmind`` command; return the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:   # named with the command's own usage, not the top-level one
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        (sub.choices.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    if sys.stdout is None:
+        print("cardmind: error: the standard output is closed: nothing could be written", file=sys.stderr)
+        return 1
     try:
-        if args.command == "hint":
-            return cmd_hint(args)
-        if args.command == "belief":
-            return cmd_belief(args)
-        if args.command == "validate":
-            return cmd_validate(args)
-        if args.command == "engine":
-            from .protocol.engine import run_engine  # noqa: PLC0415
-
-            return run_engine(args)
-        if args.command == "tournament":
-            from .tournament.cli import run as cmd_tournament  # noqa: PLC0415
-
-            return cmd_tournament(args)
+        status = _dispatch(args)
+        if status is not None:
+            sys.stdout.flush()   # a full disk shows here, not at exit
+            return status
     except CardmindError as exc:
         print(f"cardmind: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+        print(f"cardmind: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        _quiet_stdout()
+        return 1
     except KeyboardInterrupt:
         print("cardmind: interrupted", file=sys.stderr)
         return 130

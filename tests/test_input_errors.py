@@ -175,6 +175,7 @@ def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
     m = re.search(r"largest standard error of a probability (\d\.\d+)", " ".join(out.split()))
     assert m, out
     assert 0 < float(m.group(1)) <= 0.03
+    assert "the precision asked (0.03) was reached" in " ".join(out.split())
     for bad in ("0", "0.5", "x"):
         q = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--precision", bad)
         assert q.returncode == 2 and "--precision" in q.stderr and "Traceback" not in q.stderr
@@ -203,6 +204,40 @@ def test_go_fish_exact_memory_sets_the_table_budget(monkeypatch, capsys):
     for bad in ("0", "-1", "x", "5000"):
         q = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--exact-memory", bad)
         assert q.returncode == 2 and "--exact-memory" in q.stderr and "Traceback" not in q.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_one_error_line():
+    """A full disk or a closed standard output: one line, no traceback, exit 1."""
+    for args in (["belief", "examples/gofish-4p.jsonl"], ["hint", "examples/literature-6p.jsonl", "--json"]):
+        with open("/dev/full", "w") as full:
+            q = subprocess.run([sys.executable, "-m", "cardmind", *args], stdout=full, stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT, timeout=300)
+        assert q.returncode == 1 and "Traceback" not in q.stderr
+        assert q.stderr.strip() == "cardmind: error: cannot write the output: No space left on device"
+    q = subprocess.run([sys.executable, "-m", "cardmind", "belief", "examples/gofish-4p.jsonl"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300,
+                       preexec_fn=lambda: __import__("os").close(1))
+    assert q.returncode == 1 and "standard output is closed" in q.stderr
+
+
+def test_cli_says_what_it_did():
+    """An unknown flag shows the command's own usage; ``belief`` (no asks) leaves out the note
+    that the asks are for another turn, ``hint`` keeps it; a floating-point count is printed to
+    15 digits, not as an exact integer; ``validate --seat`` says it checked that seat."""
+    q = cli("belief", "examples/gofish-4p.jsonl", "--bogus")
+    assert q.returncode == 2 and q.stderr.startswith("usage: cardmind belief")
+    assert "unrecognized arguments: --bogus" in q.stderr
+    belief = " ".join(cli("belief", "examples/gofish-4p.jsonl").stdout.split())
+    hint = " ".join(cli("hint", "examples/gofish-4p.jsonl").stdout.split())
+    note = "the asks are for when you are on turn"
+    assert "seat 2 to play" in belief and note not in belief and note in hint
+    count = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json").stdout)
+    assert count["mode"] == "enumerated" and not count["exact"]
+    assert f"Consistent deals: {float(count['consistent_deals']):.15g} (every consistent deal counted" in belief
+    assert "Face-down books, every rank worked out from the events: #1 5 (made by seat 3), #2 Q" in belief
+    q = cli("validate", "examples/gofish-4p-complete.jsonl", "--seat", "2")
+    assert q.returncode == 0 and q.stdout.strip().endswith("with 152 events; consistent from seat 2's view")
 
 
 def test_identical_duplicate_scores_do_not_give_a_zero_width_elo_interval():

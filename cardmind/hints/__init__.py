@@ -10,6 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 
+def turn_note(seat: int) -> str:
+    """The note of advice given while another seat is on turn (``seat``: the seat to move);
+    ``cardmind belief``, which shows no asks, leaves it out (:func:`asks_only`)."""
+    return f"it is seat {seat}'s turn; the asks are for when you are on turn"
+
+
+def asks_only(note: str) -> bool:
+    """Whether ``note`` is about the asks only (see :func:`turn_note`)."""
+    return note.endswith("the asks are for when you are on turn")
+
+
 def _engine(tracker: Any):
     name = type(tracker).__name__
     if name == "LiteratureBelief":

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..belief.gofish import GoFishBelief, target_met
+from . import asks_only, turn_note
 
 
 @dataclass
@@ -120,10 +121,14 @@ class GoFishHint:
                         if self.stderr is not None else "")
                      + "; the count is a rough importance-sampling estimate, late in a game off "
                        "by orders of magnitude; see docs/gofish-belief.md)")
-        count = f"about {float(self.consistent_deals):.1e}" if self.mode == "mcmc" else f"{self.consistent_deals:,}"
+        # a sampled count is rough; a floating-point sum is good to about 15 digits
+        count = f"about {float(self.consistent_deals):.1e}" if self.mode == "mcmc" else \
+            f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode == "enumerated" else \
+            f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
         for note in self.notes:
-            console.print(Text(f"Note: {note}", style="yellow"))
+            if not (tables_only and asks_only(note)):
+                console.print(Text(f"Note: {note}", style="yellow"))
         if not tables_only:
             console.print()
             if self.asks:
@@ -180,6 +185,10 @@ class GoFishHint:
                     owner = b["owner"] if not isinstance(b["owner"], dict) else max(b["owner"], key=b["owner"].get)
                     t.add_row(str(i), str(b["maker"]), str(owner), "  ".join(f"{r}: {100 * p:.0f}%" for r, p in top))
                 console.print(t)
+            elif self.books:
+                console.print("Face-down books, every rank worked out from the events: " + ", ".join(
+                    f"#{i} {max(b['ranks'], key=b['ranks'].get)} (made by seat {b['maker']})"
+                    for i, b in enumerate(self.books, 1)))
 
 
 def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
@@ -240,12 +249,16 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                 asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p))
     asks.sort(key=lambda a: (-a.score, a.rank, a.target))
     if st.to_move() != me and not st.is_over():
-        notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
+        notes.append(turn_note(st.to_move()))
     info = belief.sampling
-    if info is not None and info["precision"] > 0 and not target_met(info):
+    if info is not None and info["precision"] > 0:
         se = "unknown" if info["stderr"] is None else f"{info['stderr']:.4f}"
-        notes.append(f"the precision asked ({info['precision']:g}) was not reached: the sampler stopped at its "
-                     f"cap of {info['steps']} steps with a largest standard error of {se}")
+        if not target_met(info):
+            notes.append(f"the precision asked ({info['precision']:g}) was not reached: the sampler stopped at its "
+                         f"cap of {info['steps']} steps with a largest standard error of {se}")
+        else:
+            notes.append(f"the precision asked ({info['precision']:g}) was reached: largest standard error {se} "
+                         f"after {info['steps']} steps")
     if info is None and belief.precision > 0:
         notes.append(f"the precision asked ({belief.precision:g}) has no effect: the answer was summed exactly, "
                      "not sampled")

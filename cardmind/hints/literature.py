@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..belief.literature import LiteratureBelief
+from . import turn_note
 from ..games.literature.rules import set_cards, set_names, set_of, team_of
 
 
@@ -191,7 +192,7 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
         asks.append(AskHint(c, t, p, reason, score))
     asks.sort(key=lambda a: (-a.score, a.card, a.target))
     if st.to_move() != me and not st.is_over():
-        notes.append(f"it is seat {st.to_move()}'s turn; the asks are for when you are on turn")
+        notes.append(turn_note(st.to_move()))
     if st.sizes[me] == 0:
         notes.append("you have no cards: you cannot ask or claim")
     sets = {name: list(set_cards(name)) for name in st.unclaimed_sets()}

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import card_sort_key
+from . import asks_only
 
 
 def _pct(p: float) -> str:
@@ -57,7 +58,8 @@ def _render_literature(h: Any, record: Any, console: Console, show_table: bool, 
                        f"your team: seats {', '.join(map(str, mates))}", style="bold"))
     console.print(f"Consistent deals: {h.consistent_deals:,}")
     for note in h.notes:
-        console.print(Text(f"Note: {note}", style="yellow"))
+        if not (tables_only and asks_only(note)):
+            console.print(Text(f"Note: {note}", style="yellow"))
     if not tables_only:
         console.print()
         if h.claims:
