@@ -185,7 +185,7 @@ class GoFishHint:
                     owner = b["owner"] if not isinstance(b["owner"], dict) else max(b["owner"], key=b["owner"].get)
                     t.add_row(str(i), str(b["maker"]), str(owner), "  ".join(f"{r}: {100 * p:.0f}%" for r, p in top))
                 console.print(t)
-            elif self.books:
+            elif self.books and not (record is not None and record.options.get("books_face_up")):
                 console.print("Face-down books, every rank worked out from the events: " + ", ".join(
                     f"#{i} {max(b['ranks'], key=b['ranks'].get)} (made by seat {b['maker']})"
                     for i, b in enumerate(self.books, 1)))
