@@ -1192,9 +1192,7 @@ class DrawEngine:
         E = max(0, D - self.exact_free)
         if E > 0 and self.exact_cells > 0:
             self._tell(f"planning the exact sum over {D} unseen draws")
-            planned = self.plan(tl, self.exact_cells)
-            parts = [({}, *planned)] if planned is not None else \
-                self.split(tl, self.exact_cells, self.exact_split) if self.exact_split > 1 else None
+            parts = self.split(tl, self.exact_cells, max(1, self.exact_split))
             if parts is not None:
                 ans = self._exact(tl, parts, lazy=len(parts) > 1)
                 self.last_mode = "exact" if ans.exact else "enumerated"
@@ -1229,26 +1227,19 @@ class DrawEngine:
         self._answer = (key, ans)
         return ans
 
-    def plan(self, tl: _Timeline, cells: int) -> tuple | None:
-        """The block product that sums over every unseen draw, planned without its tables:
-        ``(variants, (order, rows, stream))`` (see :func:`block_order`,
-        :meth:`_DP.live_rows`), ``(variants, None)`` when no rank vector is consistent, or
-        ``None`` when its tables would hold more than ``cells`` cells (then the caller
-        splits, enumerates or samples): the forward and
+    def plan(self, tl: _Timeline, cells: int, domains: dict | None = None, count: int = 1) -> tuple:
+        """The block product that sums over every unseen draw (their ranks restricted by
+        ``domains``, {draw: set of ranks}, when given), planned without its tables:
+        ``(variants, (order, rows, stream), order, rows)`` (see :func:`block_order`,
+        :meth:`_DP.live_rows`) when its tables hold at most ``cells`` cells: the forward and
         backward tables, or when only that fits (and no masked context is needed), the
         forward tables and two backward stages (``stream``: the backward pass computes the
-        contexts stage by stage and drops its tables; slower, no parallel passes). Costs the
-        blocks of every rank with every set of draws it may hold and one pass over bit
-        masks: about 0.1-5 s on a full deck."""
-        vb, pl, order, _ = self._plan(tl, cells)
-        return None if pl is None and order is not None else (vb, pl)
-
-    def _plan(self, tl: _Timeline, cells: int, domains: dict | None = None, count: int = 1) -> tuple:
-        """:meth:`plan` (the free draws' ranks restricted by ``domains``, {draw: set of
-        ranks}) as ``(variants, plan, order, rows)``: ``(variants, None, None, None)`` when
-        no rank vector is consistent, ``(variants, None, order, rows)`` past the budget
-        (``rows``: the live subsets when there were at most ``count`` times ``cells`` over
-        the capacity states of them, else ``None``)."""
+        contexts stage by stage and drops its tables; slower, no parallel passes).
+        ``(variants, None, None, None)`` when no rank vector is consistent;
+        ``(variants, None, order, rows)`` past the budget (then :meth:`split` cuts it;
+        ``rows``: the live subsets when there were at most ``count`` times ``cells`` over the
+        capacity states of them, else ``None``). Costs the blocks of every rank with every
+        set of draws it may hold and one pass over bit masks: about 0.1-5 s on a full deck."""
         m = len(tl.draws)
         vb = self.variants(tl, {}, list(range(m)), tl.n, domains=domains)
         if any(not vs for vs in vb):
@@ -1269,8 +1260,8 @@ class DrawEngine:
         return vb, None, order, rows
 
     def split(self, tl: _Timeline, cells: int, parts: int) -> list | None:
-        """The sum over every unseen draw cut into parts whose tables each fit ``cells`` (see
-        :meth:`plan`): a part too large is cut in two by the ranks one draw may have, those
+        """The sum over every unseen draw in parts whose tables each fit ``cells`` (see
+        :meth:`plan`; one part when the whole sum fits): a part too large is cut in two by the ranks one draw may have, those
         of the blocks placed before the stage where most subsets are alive and those of the
         blocks after it (the draw is then in every subset of that stage in one part and in
         none in the other: each part holds about half of it). An exact sum: the parts cover
@@ -1279,7 +1270,8 @@ class DrawEngine:
 
         Returns:
             ``[({}, variants, (order, rows, stream))]``, one per part with a consistent rank
-            vector; ``None`` when more than ``parts`` parts would be needed.
+            vector (none: no deal is consistent); ``None`` when more than ``parts`` parts would
+            be needed.
         """
         out: list = []
         todo: list = [({}, 1)]   # (rank limits, parts it is expected to need)
@@ -1289,7 +1281,7 @@ class DrawEngine:
             # the live subsets are counted up to what the parts left could hold (the whole
             # sum first) or four budgets (where they peak tells where to cut)
             count = parts - len(out) - len(todo) if not doms else 4
-            vb, pl, order, rows = self._plan(tl, cells, doms, count)
+            vb, pl, order, rows = self.plan(tl, cells, doms, count)
             if pl is not None:
                 out.append(({}, vb, pl))
                 continue
