@@ -118,41 +118,33 @@ def test_go_fish_probabilities_stay_in_range():
 def test_go_fish_contradiction_says_what_it_contradicts(tmp_path):
     """A seat asks for a rank it refused, having drawn nothing since: the error names the
     line of the ask and the refusal it contradicts."""
-    lines = [
-        {"format": "cardmind-record/1", "game": "gofish", "options": {"players": 3}, "observer": 0,
-         "hand": ["2C", "3C", "4C", "5C", "6C", "7C"]},
-        {"type": "ask", "asker": 0, "target": 1, "rank": "2", "given": []},
-        {"type": "draw", "player": 0, "card": "8C", "shown": False},
-        {"type": "ask", "asker": 1, "target": 2, "rank": "K", "given": []},
-        {"type": "draw", "player": 1, "card": None, "shown": False},
-        {"type": "ask", "asker": 2, "target": 0, "rank": "3", "given": ["3C"]},
-        {"type": "ask", "asker": 2, "target": 1, "rank": "K", "given": []},
-    ]
     path = tmp_path / "gf.jsonl"
 
-    def validate(lines: list) -> str:
-        """``cardmind validate`` on the record: a clean usage error; its message."""
+    def validate(last_card: str, *events: dict) -> str:
+        """``cardmind validate`` on seat 0's record (its hand 2C-6C and ``last_card``): the
+        same five opening events (seat 1 refuses 2s, seat 2 refuses Ks, seat 2 takes 3C from
+        seat 0), then ``events``; a clean usage error; its message."""
+        lines = [
+            {"format": "cardmind-record/1", "game": "gofish", "options": {"players": 3}, "observer": 0,
+             "hand": ["2C", "3C", "4C", "5C", "6C", last_card]},
+            {"type": "ask", "asker": 0, "target": 1, "rank": "2", "given": []},
+            {"type": "draw", "player": 0, "card": "8C", "shown": False},
+            {"type": "ask", "asker": 1, "target": 2, "rank": "K", "given": []},
+            {"type": "draw", "player": 1, "card": None, "shown": False},
+            {"type": "ask", "asker": 2, "target": 0, "rank": "3", "given": ["3C"]},
+            *events,
+        ]
         path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
         p = cli("validate", path)
         assert p.returncode == 2 and "Traceback" not in p.stderr
         return p.stderr
 
-    err = validate(lines)
+    err = validate("7C", {"type": "ask", "asker": 2, "target": 1, "rank": "K", "given": []})
     assert "gf.jsonl:7:" in err and "seat 2 asked for Ks, but it holds none: it refused Ks at event 3" in err
     # the other way round: a seat refuses a rank it asked for (and has lost none of since)
-    lines = [
-        {"format": "cardmind-record/1", "game": "gofish", "options": {"players": 3}, "observer": 0,
-         "hand": ["2C", "3C", "4C", "5C", "6C", "KC"]},
-        {"type": "ask", "asker": 0, "target": 1, "rank": "2", "given": []},
-        {"type": "draw", "player": 0, "card": "8C", "shown": False},
-        {"type": "ask", "asker": 1, "target": 2, "rank": "K", "given": []},
-        {"type": "draw", "player": 1, "card": None, "shown": False},
-        {"type": "ask", "asker": 2, "target": 0, "rank": "3", "given": ["3C"]},
-        {"type": "ask", "asker": 2, "target": 1, "rank": "Q", "given": []},
-        {"type": "draw", "player": 2, "card": None, "shown": False},
-        {"type": "ask", "asker": 0, "target": 1, "rank": "K", "given": []},
-    ]
-    err = validate(lines)
+    err = validate("KC", {"type": "ask", "asker": 2, "target": 1, "rank": "Q", "given": []},
+                   {"type": "draw", "player": 2, "card": None, "shown": False},
+                   {"type": "ask", "asker": 0, "target": 1, "rank": "K", "given": []})
     assert "gf.jsonl:9:" in err, err
     assert "seat 1 refused Ks, but it holds at least one: it asked for Ks at event 3" in err, err
 

@@ -32,8 +32,9 @@ the tracker switches to the **draw engine** (:mod:`.gofish_draws`): the hidden q
 the dealt hands and the ranks of the unseen draws; given those ranks the count is a block
 product over ranks. It sums over the ranks of up to ``exact_free`` unseen draws exactly (in
 floating point once the counts pass 64 bits: :attr:`mode` ``"enumerated"``); past that (by
-default) over all of them when the subsets of draws that stay alive fit its table budget
-(with 3 and 4 players: every position measured), else enumerates a few when it can, and
+default) over all of them when the subsets of draws that stay alive fit its table budget,
+or in parts that each fit it (every 3- to 5-player position measured), else enumerates a
+few when it can, and
 otherwise samples the draw ranks with a Rao-Blackwellised Gibbs sampler (:attr:`mode`
 ``"mcmc"``). Then the answers say ``"exact": false``;
 ``eval/gofish_belief_error.py`` measures the error against the exact answer and
@@ -1128,11 +1129,11 @@ def _compositions_capped(total: int, caps: tuple[int, ...]) -> list[tuple[int, .
     return out
 
 
-
 def target_met(sampling: dict) -> bool:
     """Whether a sampled answer met its precision target (``GoFishBelief.sampling``: true
     when no target was asked, else its largest standard error is at most the target)."""
     return not sampling["precision"] > 0 or (sampling["stderr"] is not None
                                              and sampling["stderr"] <= sampling["precision"])
+
 
 __all__ = ["GoFishBelief", "target_met"]
