@@ -6,7 +6,9 @@ to a seat's dealt hand, to one of the draws the observer did not see, or to the 
 as a set. It is enumerated directly: every choice of the other seats' dealt hands (sets), then
 a depth-first replay of the record on the complete state that branches at every draw the
 observer did not see over the cards left in the stock (a shown or own draw must find its card
-in the stock). So one search serves every prefix of the record: a node alive after ``L``
+in the stock). An assumption (``{"type": "assume_lacks", "player", "ranks"}``, what
+``GoFishBelief.assume_lacks`` adds) keeps the deals where that seat holds none of those ranks
+at that point. So one search serves every prefix of the record: a node alive after ``L``
 events is one consistent deal of the first ``L`` events. The end of a prefix is a legal
 prefix (a book may still follow; nothing more is required of it), as for the tracker.
 
@@ -89,6 +91,10 @@ def prefixes(options: dict, observer: int, hand: list[str], events: list[dict], 
         if L == len(events):
             return
         ev = events[L]
+        if ev["type"] == "assume_lacks":  # an assumption (GoFishBelief.assume_lacks), not an event
+            if not any(c[0] in ev["ranks"] for c in st.hands[ev["player"]]):
+                replay(st, L + 1)
+            return
         if ev["type"] == "draw":
             if ev["card"] is not None:
                 choices = [ev["card"]] if ev["card"] in st.stock else []

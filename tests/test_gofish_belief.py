@@ -69,17 +69,29 @@ def tracker(view, seat: int, **kwargs) -> GoFishBelief:
     return GoFishBelief(view.options, seat, view.header["hand"], **kwargs)
 
 
-def check_exact(view, seat: int, engines: dict = ENGINES) -> int:
-    """Every prefix of the seat's record, every engine (name -> tracker keyword arguments),
-    against the brute force; the number of positions checked."""
-    evs = view.events
+def check_exact(view, seat: int, engines: dict = ENGINES, events: list | None = None) -> int:
+    """Every prefix of the seat's record (or of ``events``, its events with assumptions),
+    every engine (name -> tracker keyword arguments), against the brute force; the number of
+    positions checked."""
+    evs = view.events if events is None else events
     ref = bf.prefixes(view.options, seat, view.header["hand"], evs)
     for name, kwargs in engines.items():
         t = tracker(view, seat, **kwargs)
         for L in range(len(evs) + 1):
             if L:
-                t.observe(evs[L - 1])
+                ev = evs[L - 1]
+                if ev["type"] == "assume_lacks":
+                    # right after an assumption the tracker takes the opening as over and no
+                    # book as pending (the next event is an ask); the brute force checks that
+                    # only at that ask, so the two are compared there
+                    t.assume_lacks(ev["player"], ev["ranks"])
+                    continue
+                t.observe(ev)
             r = ref[L]
+            if r.n == 0:  # an assumption no deal fits
+                with pytest.raises(Contradiction):
+                    t.holdings()
+                break
             assert t.exact, (name, L)
             assert t.consistent_deals == r.n, (name, L)
             hold, want = t.holdings(exact=True), r.holdings()
@@ -98,9 +110,9 @@ def check_exact(view, seat: int, engines: dict = ENGINES) -> int:
     return len(evs) + 1
 
 
-def case_views(players: int, deck: dict):
-    """The seeded games of a case: (view, seat) for two seats (or every seat) of three games
-    with random option flags and players."""
+def case_games(players: int, deck: dict):
+    """The seeded games of a case: (complete record, seat) for two seats (or every seat) of
+    three games with random option flags and players."""
     rnd = random.Random(players * 1000 + deck["ranks"] * 100 + deck["suits"] * 10 + deck["hand"])
     for _ in range(3):
         opts = dict(deck, players=players, give=rnd.choice(["one", "all"]),
@@ -108,10 +120,53 @@ def case_views(players: int, deck: dict):
         agents = [rnd.choice(["random", "peer", "belief"]) for _ in range(players)]
         rec = play(opts, agents, rnd.randrange(10 ** 6))
         for seat in rnd.sample(range(players), min(players, 2)):
-            yield rec.for_seat(seat), seat
+            yield rec, seat
+
+
+def case_views(players: int, deck: dict):
+    """(view, seat) of every game of :func:`case_games`."""
+    for rec, seat in case_games(players, deck):
+        yield rec.for_seat(seat), seat
 
 
 CASE_IDS = [f"{p}p-{d['ranks']}x{d['suits']}-h{d['hand']}" for p, d in CASES]
+
+
+def with_assumptions(rec, seat: int, rnd: random.Random, false_share: float = 0.1) -> list[dict]:
+    """The events of ``rec`` (a complete record) as ``seat`` saw them, with an assumption
+    (``GoFishBelief.assume_lacks``) before about half of the other seats' asks: the asker
+    holds none of some ranks, true of the real deal except, now and then (``false_share``),
+    one rank it does hold (then fewer deals, or none, fit)."""
+    view = rec.for_seat(seat)
+    st = GAME.new_state(rec.options, rec.header)
+    out = []
+    for full, ev in zip(rec.events, view.events):
+        p = full.get("asker")
+        if full["type"] == "ask" and p != seat and rnd.random() < 0.5:
+            held = {c[0] for c in st.hands[p]}
+            lacks = [r for r in st.ranks if r not in held]
+            pick = rnd.sample(lacks, rnd.randint(1, len(lacks))) if lacks else []
+            if held and rnd.random() < false_share:
+                pick.append(rnd.choice(sorted(held)))
+            if pick:
+                out.append({"type": "assume_lacks", "player": p, "ranks": pick})
+        st.apply_event(full)
+        out.append(ev)
+    return out
+
+
+@pytest.mark.parametrize("players,deck", CASES, ids=CASE_IDS)
+def test_assumptions_against_bruteforce(players, deck):
+    """Assumptions (what a player infers from another's choices) filter the consistent deals
+    exactly as the brute force does, in every engine; one no deal fits is a Contradiction."""
+    rnd = random.Random(players * 31 + deck["ranks"])
+    engines = {k: ENGINES[k] for k in ("fast", "reference", "draws", "draws-planned", "fast-switch")}
+    positions = assumed = 0
+    for rec, seat in case_games(players, deck):
+        events = with_assumptions(rec, seat, rnd)
+        assumed += sum(1 for e in events if e["type"] == "assume_lacks")
+        positions += check_exact(rec.for_seat(seat), seat, engines, events)
+    assert positions >= 10 and assumed >= 5
 
 
 @pytest.mark.parametrize("players,deck", CASES, ids=CASE_IDS)

@@ -181,6 +181,41 @@ class GoFishBelief:
         self._cache = None
         self._now = None
 
+    def assume_lacks(self, seat: int, ranks: Iterable[str]) -> None:
+        """Add an **assumption**, not an event of the game: ``seat`` holds no card of any of
+        ``ranks`` now. From then on the consistent deals are those consistent with the events
+        *and* the assumptions (each counts as a refusal of every rank in ``ranks`` by ``seat``
+        at this point of the record, without the draw that follows a refusal). A player uses
+        it for what it infers from another player's choices, e.g. the ``belief`` player's
+        ``infer`` setting: a player who guesses holds no rank another player is publicly
+        known to hold (it would have asked for that one, a certain hit).
+
+        Call it between events, right before the next one (a book the last event allowed is
+        then taken as not laid). An assumption the events contradict makes the queries raise
+        :class:`~cardmind.errors.Contradiction`, as a contradictory event would.
+
+        Args:
+            seat: a seat other than the observer (an assumption about the observer's own hand
+                is ignored: the observer sees it).
+            ranks: ranks of the game.
+
+        Raises:
+            ValueError: an unknown seat or rank.
+        """
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not a seat (0-{self.players - 1})")
+        ranks = set(ranks)
+        bad = sorted(r for r in ranks if r not in self.rank_index)
+        if bad:
+            raise ValueError(f"assume_lacks: unknown rank(s) {', '.join(map(repr, bad))} "
+                             f"(ranks: {''.join(self.ranks)})")
+        ranks = sorted(ranks, key=self.rank_index.__getitem__)
+        if seat == self.observer or not ranks:
+            return
+        self.events.append({"type": "assume_lacks", "player": seat, "ranks": ranks})
+        self._cache = None
+        self._now = None
+
     # ------------------------------------------------------------------ engines
     def _groups(self):
         """The fast filter advanced to every event, and its groups as of now (raises
@@ -855,7 +890,22 @@ class _Filter:
             return self._draw(pop, ev)
         if kind == "ask_book":
             return self._ask_book(pop, ev)
+        if kind == "assume_lacks":
+            return self._assume_lacks(pop, ev)
         raise IllegalAction("book-window", "a book outside a window")  # the view state catches it first
+
+    def _assume_lacks(self, pop, ev: dict):
+        """An assumption (:meth:`GoFishBelief.assume_lacks`): the seat holds none of the ranks."""
+        k = self.t.kidx[ev["player"]]
+        ranks = ev["ranks"]
+
+        def fn(st):
+            h, pub, bk, pend = st
+            if any(self._count(h, pub, k, r) for r in ranks):
+                return []
+            return [(st, 1)]
+
+        return self._apply(pop, fn)
 
     def _no_book(self, pop, w):
         """No book followed a gain: no rank of the gainer may be complete."""

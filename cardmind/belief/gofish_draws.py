@@ -275,6 +275,10 @@ class _Timeline:
                     window, wj, wrank = _Window(p), len(self.draws), None
                     dom = tuple(q for q in ranks if q != ref and q not in known_books)
                     self.draws.append(_Draw(i, p, t.kidx[p], dom, window))
+            elif kind == "assume_lacks":   # an assumption: the seat holds none of the ranks
+                if ev["player"] != o:
+                    for r in ev["ranks"]:
+                        self.ops[r].append((i, _NONE, ev["player"]))
             elif kind == "ask_book":
                 a, tg, r, success = ev["asker"], ev["target"], ev["rank"], ev["success"]
                 if r in known_books:

@@ -228,7 +228,20 @@ class FastFilter:
             return self._draw(groups, ev)
         if kind == "ask_book":
             return self._ask_book(groups, ev)
+        if kind == "assume_lacks":
+            return self._assume_lacks(groups, ev)
         raise IllegalAction("book-window", "a book outside a window")
+
+    def _assume_lacks(self, groups: dict, ev: dict) -> dict:
+        """An assumption (``GoFishBelief.assume_lacks``): the seat holds none of the ranks."""
+        k = self.t.kidx[ev["player"]]
+        out: dict = {}
+        for (pub, bk, pend), (H, W) in groups.items():
+            keep = np.ones(len(H), dtype=bool)
+            for r in ev["ranks"]:
+                keep &= (H[:, self.col(k, r)] + self.pubcount(pub[k], r)) == 0
+            self._put(out, (pub, bk, pend), H[keep], W[keep])
+        return self._finish(out)
 
     def _own_book(self, r: str) -> None:
         for c in [c for c in self.own_cards if c[0] == r]:
