@@ -1,7 +1,7 @@
 """``belief``: the Go Fish player driven by the belief tracker
 (:class:`~cardmind.belief.gofish.GoFishBelief`, exact for two players).
 
-Phase 1, on its turn, it chooses the (player, rank) ask with the best expected value::
+Phase 1, on its turn, it scores every (player, rank) ask by its expected value::
 
     EV = p * (cards + W_TURN) + p_book * W_BOOK + (1 - p) * p_draw * (1 + W_TURN) - W_REVEAL * reveal
 
@@ -9,9 +9,22 @@ where ``p`` is the probability that the player holds the rank (a hit), ``cards``
 cards won (one under ``give: "one"``), ``p_book`` the chance the ask completes a book,
 ``p_draw`` the chance a refusal is followed by a lucky draw of that rank (shown: the turn is
 kept), and ``reveal`` 1 when the rank has not been asked for by this player before (asking
-tells everyone it holds the rank). Handing a card over (``give: "one"``) it gives the lowest
-suit; dealt books are laid. Phase 2: it asks for the book (of a rank it does not hold) most
-likely held by the player it asks.
+tells everyone it holds the rank). A certain hit is asked first (the best EV among them).
+Otherwise, by default (setting ``order: "held"``), it guesses in ``peer``'s order on the
+exact chances: among the asks whose chance of a hit is at least 0.3 of the best, the rank it
+holds most (a rank it has asked for before, then the EV, breaking ties); with ``order: "ev"``
+it asks the best EV (the default until 2026-11-30; ``docs/strength.md`` compares them). At
+tables of three or more players the look-ahead below decides instead. Handing a card over (``give: "one"``) it gives
+the lowest suit; dealt books are laid. Phase 2: it asks for the book (of a rank it does not
+hold) most likely held by the player it asks.
+
+**Inference from the others' asks** (setting ``infer``, on by default): a player that
+remembers who asked for what asks first for a rank another player is publicly known to hold
+(a certain hit). So when another player guesses, it holds none of those ranks; the player adds
+that to its tracker as an assumption (:meth:`GoFishBelief.assume_lacks`), judged from the
+memory every seat shares, and drops every assumption for good once the tracker finds no deal
+consistent with them (a player who guesses anyway, such as ``random``). ``docs/strength.md``
+measures it.
 
 **Look-ahead** (settings ``search``, ``search_width``, ``search_players``; on at tables of three
 or more players): unless a hit is certain, the ``search_width`` best asks by EV are each played
@@ -36,7 +49,7 @@ from ..belief.gofish import GoFishBelief
 from ..errors import Contradiction
 from ..games.gofish import Ask, AskBook, Give, GoFishState, LayBooks
 from .base import Agent, register_agent
-from .gofish_peer import GoFishPeerAgent
+from .gofish_peer import PLAUSIBLE, GoFishPeerAgent
 from .gofish_rollout import Memory, memory_worlds, play_out
 
 #: the player's draw-engine settings (see ``docs/gofish-belief.md``)
@@ -58,6 +71,11 @@ class GoFishBeliefAgent(Agent):
         w_turn: value of keeping the turn (in cards).
         w_book: value of completing a book (in cards).
         w_reveal: cost of telling the others it holds a rank it has not asked for before.
+        infer: add what the others' guesses show to the tracker as assumptions (see the
+            module docstring and :meth:`_infer`).
+        order: how it guesses when no hit is certain: ``"held"`` (default: ``peer``'s order on
+            the exact chances, the rank held most among the plausible asks) or ``"ev"`` (the
+            best EV).
         sampled: what to do when the tracker could only sample (``mode == "mcmc"``: three or
             more players, many unseen draws, where the player's cheap sampler is far from the
             exact answer, ``docs/gofish-belief.md``): ``"search"`` (default) decides that move
@@ -93,7 +111,8 @@ class GoFishBeliefAgent(Agent):
 
     name = "belief"
     games = ("gofish",)
-    default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "sampled": "search",
+    default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "infer": True,
+                        "order": "held", "sampled": "search",
                         "sampled_worlds": "chain", "search": 48, "search_width": 4, "search_players": 3,
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
                         "record_block": AGENT_RECORD_BLOCK, "exact_free": AGENT_EXACT_FREE,
@@ -104,19 +123,15 @@ class GoFishBeliefAgent(Agent):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         st = self.settings
-        self.tracker = GoFishBelief(self.options, self.seat, self.header["hand"], seed=self.seat,
-                                    steps=int(st["steps"]), block=int(st["block"]),
-                                    exchanges=int(st["exchanges"]), record_block=int(st["record_block"]),
-                                    exact_free=int(st["exact_free"]), enum_nodes=int(st["enum_nodes"]),
-                                    enum_leaves=int(st["enum_leaves"]),
-                                    draw_options={"enum_memo": True, "support_log10": float(st["support_log10"]),
-                                                  "object_limit": 0})
-        self.tracker.settled = True
+        self.tracker = self._new_tracker(self.seat)
         self.state = self.tracker.state
+        self._notice = None   # the notice of a decision under way (re-applied on a rebuild)
         self.asked: set[str] = set()
         if st["sampled"] not in ("peer", "use", "search"):
             raise ValueError(f"belief setting 'sampled' must be \"peer\", \"search\" or \"use\", "
                              f"not {st['sampled']!r}")
+        if st["order"] not in ("ev", "held"):
+            raise ValueError(f"belief setting 'order' must be \"ev\" or \"held\", not {st['order']!r}")
         if st["sampled_worlds"] not in ("memory", "chain"):
             raise ValueError(f"belief setting 'sampled_worlds' must be \"memory\" or \"chain\", "
                              f"not {st['sampled_worlds']!r}")
@@ -127,7 +142,16 @@ class GoFishBeliefAgent(Agent):
         #: the peer player kept alongside: its public memory feeds the look-ahead, and it
         #: decides the moves the tracker can only sample
         self.peer = GoFishPeerAgent(self.game, self.seat, self.options, self.header) \
-            if (st["sampled"] != "use" and self.tracker.players > 2) or self._searching() else None
+            if (st["sampled"] != "use" and self.tracker.players > 2) or self._searching() \
+            or st["infer"] else None
+        #: setting ``infer`` still on (off for good once an assumption met a contradiction)
+        self.inferring = bool(st["infer"])
+        #: the memory every seat shares at least (what the others know of each hand)
+        self.common = GoFishPeerAgent(self.game, self.seat, self.options, self.header) if st["infer"] else None
+        if self.common is not None:
+            self.common.common = True
+        #: assumptions added to the tracker (see :meth:`_infer`)
+        self.assumed = 0
         #: moves decided by the look-ahead
         self.search_moves = 0
         #: moves decided by the peer fallback (``sampled: "peer"``) and by the belief
@@ -135,21 +159,94 @@ class GoFishBeliefAgent(Agent):
         self.belief_moves = 0
 
     def observe(self, event) -> None:
-        """Advance the tracker (which owns the view state), and the peer fallback's memory."""
+        """Advance the tracker (which owns the view state), and the peer fallback's memory;
+        with ``infer``, first add what another player's ask shows (:meth:`_infer`)."""
+        if self.inferring and event["type"] == "ask" and event["asker"] != self.seat:
+            self._infer(event["asker"], event["target"], event["rank"])
         self.tracker.observe(event)
+        self._notice = None
         if self.peer is not None:
             self.peer.observe(event)
+        if self.common is not None:
+            self.common.observe(event)
         if event["type"] == "ask" and event["asker"] == self.seat:
             self.asked.add(event["rank"])
 
     def notice(self, info) -> None:
         """Take in a decision under way (the tracker's view state, and the peer fallback's)."""
         super().notice(info)
+        self._notice = info
         if self.peer is not None:
             self.peer.notice(info)
 
+    def _infer(self, p: int, target: int, rank: str) -> None:
+        """Setting ``infer``: what the ask of ``p`` (another player) shows beyond the rules.
+
+        A player that remembers who asked for what (as ``peer`` does, and anyone who keeps
+        track) asks first for a rank it holds that another player is publicly known to hold:
+        a certain hit. So when ``p`` guesses (asks ``target`` for a ``rank`` that ``target`` is
+        not publicly known to hold), it holds none of the ranks the others are publicly known
+        to hold (``peer``'s memory ``lo``, which counts this player too). That becomes an
+        assumption of the tracker (:meth:`GoFishBelief.assume_lacks`) and of the ``peer``
+        memory kept alongside. Not a rule: a player who guesses anyway (``random``) breaks it,
+        and when the tracker then finds no consistent deal the assumptions are dropped for
+        good (:meth:`_drop_assumptions`). A rank ``p`` itself is publicly known to hold shows
+        the same at once (it guessed while holding a rank it could ask for), and inferring
+        stops.
+        """
+        lo = self.common.lo
+        if lo[target][rank] > 0:
+            return   # a known holder: the ask a memory player makes, nothing more shown
+        st = self.state
+        known = {r for s in range(st.players) if s != p and st.sizes[s] > 0
+                 for r, k in lo[s].items() if k > 0 and r not in st.book_at}
+        if not known:
+            return
+        if any(lo[p][r] > 0 for r in known):
+            self._drop_assumptions()
+            return
+        self.tracker.assume_lacks(p, known)
+        self.assumed += 1
+        if self.peer is not None:
+            for r in known:
+                self.peer.lacks[p][r] = 0
+
+    def _drop_assumptions(self) -> None:
+        """Stop inferring and rebuild the tracker from the events alone (an assumption of
+        :meth:`_infer` was wrong: some player does not play as assumed)."""
+        self.inferring = False
+        if not self.assumed:
+            return
+        old = self.tracker
+        self.tracker = self._new_tracker(self.seat + self.state.players)
+        for ev in old.events:
+            if ev["type"] != "assume_lacks":
+                self.tracker.observe(ev)
+        self.state = self.tracker.state
+        if self._notice is not None:
+            self.state.apply_pending_notice(self._notice)
+        self.assumed = 0
+
+    def _new_tracker(self, seed: int) -> GoFishBelief:
+        """A tracker of this seat's view before any event, with the player's settings."""
+        st = self.settings
+        t = GoFishBelief(self.options, self.seat, self.header["hand"], seed=seed,
+                         steps=int(st["steps"]), block=int(st["block"]),
+                         exchanges=int(st["exchanges"]), record_block=int(st["record_block"]),
+                         exact_free=int(st["exact_free"]), enum_nodes=int(st["enum_nodes"]),
+                         enum_leaves=int(st["enum_leaves"]),
+                         draw_options={"enum_memo": True, "support_log10": float(st["support_log10"]),
+                                       "object_limit": 0})
+        t.settled = True
+        return t
+
     def act(self, rng: np.random.Generator):
         """The action on turn (see the module docstring)."""
+        if self.assumed:
+            try:
+                self.tracker.holdings()
+            except Contradiction:
+                self._drop_assumptions()
         actions = self.legal_now()
         for a in actions:
             if isinstance(a, LayBooks):
@@ -222,7 +319,18 @@ class GoFishBeliefAgent(Agent):
         return scored
 
     def _best_ask(self, asks: list[Ask]) -> Ask:
-        return self._ev(asks)[0][1]
+        """The ask by the setting ``order``: the best EV (``"ev"``), or ``peer``'s order of
+        guesses on the exact chances (``"held"``): a certain hit by EV first, else among the
+        plausible asks (a chance of a hit at least ``PLAUSIBLE`` times the best) the rank held
+        most, a rank already asked for breaking ties, then the chance."""
+        scored = self._ev(asks)
+        if self.settings["order"] == "ev" or scored[0][0][1] >= 1.0 - 1e-12:
+            return scored[0][1]
+        floor = PLAUSIBLE * max(k[1] for k, _ in scored) - 1e-12
+        own = self.state.hands[self.seat] or set()
+        held = {a.rank: sum(1 for c in own if c[0] == a.rank) for _, a in scored}
+        return max(((held[a.rank], a.rank in self.asked, k), a) for k, a in scored
+                   if k[1] >= floor)[1]
 
     def _search(self, asks: list[Ask], rng: np.random.Generator, approx: bool = False) -> Ask | None:
         """The look-ahead (setting ``search``): among the ``search_width`` asks of best EV,

@@ -103,6 +103,11 @@ class GoFishPeerAgent(Agent):
         self.shown: set[str] = set()
         #: phase 2: ranks each seat refused (it holds no hidden book of them)
         self.refused: list[set[str]] = [set() for _ in range(n)]
+        #: judge a face-down book without this seat's own hand: the maker may then have
+        #: booked any rank nobody else is known to hold, so ``lo`` is what *every* seat knows
+        #: at least (the ``belief`` player's inference, :meth:`GoFishBeliefAgent._infer`)
+        self.common = False
+        self._last: dict | None = None   # the event before this one
 
     # ------------------------------------------------------------------ memory
     def observe(self, event) -> None:
@@ -127,13 +132,27 @@ class GoFishPeerAgent(Agent):
         elif kind == "ask_book" and not event["success"]:
             self.refused[event["target"]].add(event["rank"])
         for b in st.book_log[books_before:]:
-            self._on_book(b["maker"], b["rank"])
+            rank = b["rank"]
+            if self.common and b["maker"] == self.seat and not self._public_book():
+                rank = None   # this seat's own face-down book: the others do not see its rank
+            self._on_book(b["maker"], rank)
+        self._last = event
         for s in range(st.players):
             if st.sizes[s] == 0:
                 self.lo[s] = {r: 0 for r in st.ranks}
                 self.lacks[s] = {r: 0 for r in st.ranks}
         mine = self._my_counts()
         self.shown = {r for r in self.shown if mine.get(r, 0) > 0}
+
+    def _public_book(self) -> bool:
+        """Whether the book this seat just laid shows its rank to the others: books are laid
+        face up, or it follows a hit or a shown draw (the rank asked for)."""
+        ev = self._last
+        if self.options["books_face_up"]:
+            return True
+        if ev is None:   # a dealt book
+            return False
+        return (ev["type"] == "ask" and bool(ev["given"])) or (ev["type"] == "draw" and bool(ev["shown"]))
 
     def _on_ask(self, asker: int, target: int, rank: str, given: int) -> None:
         lo = self.lo
@@ -158,7 +177,7 @@ class GoFishPeerAgent(Agent):
             return
         # a face-down book whose rank this view does not know: its maker no longer certainly
         # holds any rank the book may be of
-        mine = self._my_counts()
+        mine = {} if self.common else self._my_counts()
         for r in st.ranks:
             if r in st.book_at or mine.get(r, 0):
                 continue
