@@ -1,0 +1,202 @@
+"""What the inference from the others' guesses is worth, measured without the belief tracker.
+
+The ``belief`` player's setting ``infer`` (``cardmind/agents/gofish_belief.py``) assumes that
+a player who guesses holds none of the ranks another player is publicly known to hold (a
+memory player such as ``peer`` would have asked for one of those: a certain hit). This study
+isolates that idea: a count-level ``peer`` (:func:`cardmind.agents.gofish_rollout.peer_ask`)
+that adds the same inference to its own memory ("known to lack the rank", cleared by the
+cards the guesser then draws unseen, as ``peer`` forgets a refusal) plays against plain
+``peer`` players, one seat rotation per deal, on the count-level rules of
+:mod:`cardmind.agents.gofish_rollout` (default options: ``give: "one"``, books face down).
+A play-out takes about a millisecond, so thousands of games take seconds.
+
+    python eval/gofish_infer_sim.py --players 2 --games 3000
+    python eval/gofish_infer_sim.py --players 4 --games 1500
+
+Prints the score of the inferring seat (a win 1, a shared first place 1/k), its standard
+error over deals, and the same for plain ``peer`` in that seat (exactly parity: the check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cardmind.agents.gofish_rollout import Memory, peer_ask  # noqa: E402
+
+R, S, H = 13, 4, 6
+
+
+class Seat:
+    """A count-level ``peer``; with ``infer``, its private "known to lack" marks per other
+    seat and rank (``-1`` none, else the unseen cards that seat drew since)."""
+
+    def __init__(self, seat: int, n: int, infer: bool):
+        self.seat, self.infer = seat, infer
+        self.inf = [[-1] * R for _ in range(n)]
+
+    def on_ask(self, p: int, t: int, r: int, mem: Memory, sizes: list[int]) -> None:
+        if not self.infer or p == self.seat:
+            return
+        if mem.lo[t][r] == 0:   # a guess: p holds no rank a seat with cards is known to hold
+            for s in range(len(sizes)):
+                if s != p and sizes[s]:
+                    for x in range(R):
+                        if mem.lo[s][x] > 0:
+                            self.inf[p][x] = 0
+        self.inf[p][r] = -1
+
+    def on_draw_unseen(self, p: int) -> None:
+        if p != self.seat:
+            self.inf[p] = [v + 1 if v >= 0 else v for v in self.inf[p]]
+
+    def on_gain(self, p: int, r: int) -> None:
+        self.inf[p][r] = -1
+
+    def act(self, p, hands, sizes, stock_left, mem, targets, rnd):
+        if self.infer:   # the memory plus the inferred absences
+            mem = mem.copy()
+            for o, row in enumerate(self.inf):
+                for r, v in enumerate(row):
+                    if o != self.seat and v >= 0 and (mem.lacks[o][r] < 0 or v < mem.lacks[o][r]):
+                        mem.lacks[o][r] = v
+        return peer_ask(p, hands, sizes, stock_left, mem, S, targets, rnd)
+
+
+def play(seats: list[Seat], deal_seed: int) -> list[int]:
+    """One game of count-level Go Fish phase 1 (seat 0 first); the books per seat."""
+    n = len(seats)
+    rnd = random.Random(deal_seed)
+    deck = [r for r in range(R) for _ in range(S)]
+    rnd.shuffle(deck)
+    hands = [[0] * R for _ in range(n)]
+    for s in range(n):
+        for c in deck[s * H:(s + 1) * H]:
+            hands[s][c] += 1
+    stock = deck[n * H:]
+    ties = random.Random(deal_seed * 7 + 1)
+    mem = Memory([[0] * R for _ in range(n)], [[-1] * R for _ in range(n)])
+    books = [0] * n
+    sizes = [sum(h) for h in hands]
+
+    def empty(p):
+        mem.lo[p] = [0] * R
+        mem.lacks[p] = [0] * R
+
+    def book(p, r, public):
+        hands[p][r] = 0
+        sizes[p] -= S
+        books[p] += 1
+        for s in range(n):
+            mem.lo[s][r] = 0
+            mem.lacks[s][r] = 0
+        if not public:
+            for x in range(R):
+                if mem.lo[p][x] and not any(hands[s][x] for s in range(n) if s != p):
+                    mem.lo[p][x] = 0
+        if sizes[p] == 0:
+            empty(p)
+
+    def draw_unseen(p):
+        c = stock.pop()
+        hands[p][c] += 1
+        sizes[p] += 1
+        for x in range(R):
+            if mem.lacks[p][x] >= 0:
+                mem.lacks[p][x] += 1
+        for a in seats:
+            a.on_draw_unseen(p)
+        if hands[p][c] == S:
+            book(p, c, False)
+
+    for s in range(n):
+        for r in range(R):
+            if hands[s][r] == S:
+                book(s, r, True)
+    p = 0
+    for _ in range(20_000):
+        if not stock and not any(sizes):
+            return books
+        if sizes[p] == 0:
+            if not stock:
+                p = (p + 1) % n
+                continue
+            draw_unseen(p)
+            continue
+        targets = [t for t in range(n) if t != p and sizes[t]]
+        if not targets:
+            draw_unseen(p)
+            p = (p + 1) % n
+            continue
+        t, r = seats[p].act(p, hands, sizes, len(stock), mem, targets, ties)
+        for a in seats:
+            a.on_ask(p, t, r, mem, sizes)
+        mem.lo[p][r] = max(mem.lo[p][r], 1)
+        mem.lacks[p][r] = -1
+        if hands[t][r]:
+            hands[t][r] -= 1
+            sizes[t] -= 1
+            hands[p][r] += 1
+            sizes[p] += 1
+            mem.lo[p][r] += 1
+            mem.lo[t][r] = max(mem.lo[t][r], 1) - 1
+            if sizes[t] == 0:
+                empty(t)
+            if hands[p][r] == S:
+                book(p, r, True)
+            continue
+        mem.lo[t][r] = 0
+        mem.lacks[t][r] = 0
+        if not stock:
+            p = (p + 1) % n
+            continue
+        if stock[-1] == r:
+            stock.pop()
+            hands[p][r] += 1
+            sizes[p] += 1
+            mem.lo[p][r] += 1
+            for a in seats:
+                a.on_gain(p, r)
+            if hands[p][r] == S:
+                book(p, r, True)
+            continue
+        draw_unseen(p)
+        p = (p + 1) % n
+    raise RuntimeError("a play-out did not end")
+
+
+def score(players: int, games: int, seed: int, infer: bool) -> tuple[float, float]:
+    """Mean score of the tested seat over every seat rotation of ``games`` deals, and its
+    standard error over deals."""
+    per_deal = []
+    for g in range(games):
+        tot = 0.0
+        for me in range(players):
+            books = play([Seat(s, players, infer and s == me) for s in range(players)], seed * 1_000_003 + g)
+            top = max(books)
+            tot += 1.0 / books.count(top) if books[me] == top else 0.0
+        per_deal.append(tot / players)
+    m = sum(per_deal) / games
+    sd = math.sqrt(sum((x - m) ** 2 for x in per_deal) / (games - 1))
+    return m, sd / math.sqrt(games)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=2000, help="deals (each played in every seat rotation)")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    for infer in (True, False):
+        m, se = score(a.players, a.games, a.seed, infer)
+        name = "peer + inference" if infer else "peer (check: parity)"
+        print(f"{a.players} players, {a.games} deals: {name}: {m:.4f} +- {se:.4f} (parity {1 / a.players:.4f})")
+
+
+if __name__ == "__main__":
+    main()
