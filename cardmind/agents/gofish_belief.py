@@ -14,9 +14,9 @@ Otherwise, by default (setting ``order: "held"``), it guesses in ``peer``'s orde
 exact chances: among the asks whose chance of a hit is at least 0.3 of the best, the rank it
 holds most (a rank it has asked for before, then the EV, breaking ties); with ``order: "ev"``
 it asks the best EV (the default until 2026-11-30; ``docs/strength.md`` compares them). At
-tables of three or more players the look-ahead below decides instead. Handing a card over (``give: "one"``) it gives
-the lowest suit; dealt books are laid. Phase 2: it asks for the book (of a rank it does not
-hold) most likely held by the player it asks.
+tables of three or more players the look-ahead below decides instead. Handing a card over
+(``give: "one"``) it gives the lowest suit; dealt books are laid. Phase 2: it asks for the
+book (of a rank it does not hold) most likely held by the player it asks.
 
 **Inference from the others' asks** (setting ``infer``, on by default): a player that
 remembers who asked for what asks first for a rank another player is publicly known to hold
