@@ -7,7 +7,8 @@ a tiny budget) -- must give exactly the brute force's number of
 consistent deals, holdings marginals and face-down book rank distributions (Fractions), at
 every prefix of simulated games, from several seats, for 2, 3 and 4 players and every option.
 The draw engine's sampler must stay within a stated tolerance of the exact answer, and a
-contradictory record must raise ``Contradiction``.
+contradictory record must raise ``Contradiction``. Assumptions (``GoFishBelief.assume_lacks``,
+what a player infers from another's choices) must filter the deals as the brute force does.
 """
 
 from __future__ import annotations
