@@ -123,3 +123,12 @@ def test_an_inference_sharpens_the_belief():
     assert agents[False].tracker.p_holds(1, "5") > 0.02
     # the ranks seat 0 is not known to hold stay open
     assert agents[True].tracker.p_holds(1, "T") == pytest.approx(agents[False].tracker.p_holds(1, "T"), rel=0.2)
+
+
+def test_bad_settings_are_refused_before_a_game():
+    for bad, word in (({"order": "best"}, "order"), ({"sampled": "x"}, "sampled"),
+                      ({"sampled_worlds": "exact"}, "sampled_worlds"), ({"search": -1}, "search"),
+                      ({"infer": "yes"}, "infer")):
+        with pytest.raises(ValueError, match=word):
+            GoFishBeliefAgent.check_settings(bad)
+    assert GoFishBeliefAgent.check_settings({"order": "ev", "infer": False})["order"] == "ev"

@@ -127,18 +127,6 @@ class GoFishBeliefAgent(Agent):
         self.state = self.tracker.state
         self._notice = None   # the notice of a decision under way (re-applied on a rebuild)
         self.asked: set[str] = set()
-        if st["sampled"] not in ("peer", "use", "search"):
-            raise ValueError(f"belief setting 'sampled' must be \"peer\", \"search\" or \"use\", "
-                             f"not {st['sampled']!r}")
-        if st["order"] not in ("ev", "held"):
-            raise ValueError(f"belief setting 'order' must be \"ev\" or \"held\", not {st['order']!r}")
-        if st["sampled_worlds"] not in ("memory", "chain"):
-            raise ValueError(f"belief setting 'sampled_worlds' must be \"memory\" or \"chain\", "
-                             f"not {st['sampled_worlds']!r}")
-        for k in ("search", "search_width", "search_players"):
-            v = st[k]
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"belief setting {k!r} must be a whole number >= 0, not {v!r}")
         #: the peer player kept alongside: its public memory feeds the look-ahead, and it
         #: decides the moves the tracker can only sample
         self.peer = GoFishPeerAgent(self.game, self.seat, self.options, self.header) \
@@ -157,6 +145,28 @@ class GoFishBeliefAgent(Agent):
         #: moves decided by the peer fallback (``sampled: "peer"``) and by the belief
         self.fallback_moves = 0
         self.belief_moves = 0
+
+    #: the settings that take one of a few words
+    CHOICES = {"sampled": ("search", "peer", "use"), "sampled_worlds": ("chain", "memory"), "order": ("held", "ev")}
+
+    @classmethod
+    def check_settings(cls, settings):
+        """The base checks (:meth:`Agent.check_settings`), then the words of :attr:`CHOICES`
+        and the look-ahead's whole numbers >= 0, so that a bad value is refused before any
+        game starts.
+
+        Raises:
+            ValueError: naming the setting, the value and what it may be.
+        """
+        st = super().check_settings(settings)
+        for k, allowed in cls.CHOICES.items():
+            if st[k] not in allowed:
+                raise ValueError(f"belief setting {k!r} must be " + " or ".join(f'"{a}"' for a in allowed)
+                                 + f", not {st[k]!r}")
+        for k in ("search", "search_width", "search_players"):
+            if st[k] < 0:
+                raise ValueError(f"belief setting {k!r} must be a whole number >= 0, not {st[k]!r}")
+        return st
 
     def observe(self, event) -> None:
         """Advance the tracker (which owns the view state), and the peer fallback's memory;
