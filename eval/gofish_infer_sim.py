@@ -6,8 +6,9 @@ memory player such as ``peer`` would have asked for one of those: a certain hit)
 isolates that idea: a count-level ``peer`` (:func:`cardmind.agents.gofish_rollout.peer_ask`)
 that adds the same inference to its own memory ("known to lack the rank", cleared by the
 cards the guesser then draws unseen, as ``peer`` forgets a refusal) plays against plain
-``peer`` players, one seat rotation per deal, on the count-level rules of
-:mod:`cardmind.agents.gofish_rollout` (default options: ``give: "one"``, books face down).
+``peer`` players, one seat rotation per deal, in the look-ahead's count-level play-outs
+(:func:`cardmind.agents.gofish_rollout.play_out`, default options: ``give: "one"``, books
+face down).
 A play-out takes about a millisecond, so thousands of games take seconds.
 
     python eval/gofish_infer_sim.py --players 2 --games 3000
@@ -27,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardmind.agents.gofish_rollout import Memory, peer_ask  # noqa: E402
+from cardmind.agents.gofish_rollout import Memory, peer_ask, play_out  # noqa: E402
 
 R, S, H = 13, 4, 6
 
@@ -40,7 +41,7 @@ class Seat:
         self.seat, self.infer = seat, infer
         self.inf = [[-1] * R for _ in range(n)]
 
-    def on_ask(self, p: int, t: int, r: int, mem: Memory, sizes: list[int]) -> None:
+    def ask(self, p: int, t: int, r: int, mem: Memory, sizes: list[int]) -> None:
         if not self.infer or p == self.seat:
             return
         if mem.lo[t][r] == 0:   # a guess: p holds no rank a seat with cards is known to hold
@@ -51,11 +52,11 @@ class Seat:
                             self.inf[p][x] = 0
         self.inf[p][r] = -1
 
-    def on_draw_unseen(self, p: int) -> None:
+    def draw_unseen(self, p: int) -> None:
         if p != self.seat:
             self.inf[p] = [v + 1 if v >= 0 else v for v in self.inf[p]]
 
-    def on_gain(self, p: int, r: int) -> None:
+    def shown(self, p: int, r: int) -> None:
         self.inf[p][r] = -1
 
     def act(self, p, hands, sizes, stock_left, mem, targets, rnd):
@@ -68,8 +69,28 @@ class Seat:
         return peer_ask(p, hands, sizes, stock_left, mem, S, targets, rnd)
 
 
+class Table:
+    """Tells every seat what happens (the ``watch`` of :func:`play_out`)."""
+
+    def __init__(self, seats: list[Seat]):
+        self.seats = seats
+
+    def ask(self, *args) -> None:
+        for a in self.seats:
+            a.ask(*args)
+
+    def draw_unseen(self, p: int) -> None:
+        for a in self.seats:
+            a.draw_unseen(p)
+
+    def shown(self, p: int, r: int) -> None:
+        for a in self.seats:
+            a.shown(p, r)
+
+
 def play(seats: list[Seat], deal_seed: int) -> list[int]:
-    """One game of count-level Go Fish phase 1 (seat 0 first); the books per seat."""
+    """One game of count-level Go Fish phase 1 (seat 0 first, :func:`play_out`); the books
+    per seat."""
     n = len(seats)
     rnd = random.Random(deal_seed)
     deck = [r for r in range(R) for _ in range(S)]
@@ -78,96 +99,13 @@ def play(seats: list[Seat], deal_seed: int) -> list[int]:
     for s in range(n):
         for c in deck[s * H:(s + 1) * H]:
             hands[s][c] += 1
-    stock = deck[n * H:]
-    ties = random.Random(deal_seed * 7 + 1)
     mem = Memory([[0] * R for _ in range(n)], [[-1] * R for _ in range(n)])
-    books = [0] * n
-    sizes = [sum(h) for h in hands]
 
-    def empty(p):
-        mem.lo[p] = [0] * R
-        mem.lacks[p] = [0] * R
+    def policy(p, hands, sizes, stock_left, mem, S, targets, rnd):
+        return seats[p].act(p, hands, sizes, stock_left, mem, targets, rnd)
 
-    def book(p, r, public):
-        hands[p][r] = 0
-        sizes[p] -= S
-        books[p] += 1
-        for s in range(n):
-            mem.lo[s][r] = 0
-            mem.lacks[s][r] = 0
-        if not public:
-            for x in range(R):
-                if mem.lo[p][x] and not any(hands[s][x] for s in range(n) if s != p):
-                    mem.lo[p][x] = 0
-        if sizes[p] == 0:
-            empty(p)
-
-    def draw_unseen(p):
-        c = stock.pop()
-        hands[p][c] += 1
-        sizes[p] += 1
-        for x in range(R):
-            if mem.lacks[p][x] >= 0:
-                mem.lacks[p][x] += 1
-        for a in seats:
-            a.on_draw_unseen(p)
-        if hands[p][c] == S:
-            book(p, c, False)
-
-    for s in range(n):
-        for r in range(R):
-            if hands[s][r] == S:
-                book(s, r, True)
-    p = 0
-    for _ in range(20_000):
-        if not stock and not any(sizes):
-            return books
-        if sizes[p] == 0:
-            if not stock:
-                p = (p + 1) % n
-                continue
-            draw_unseen(p)
-            continue
-        targets = [t for t in range(n) if t != p and sizes[t]]
-        if not targets:
-            draw_unseen(p)
-            p = (p + 1) % n
-            continue
-        t, r = seats[p].act(p, hands, sizes, len(stock), mem, targets, ties)
-        for a in seats:
-            a.on_ask(p, t, r, mem, sizes)
-        mem.lo[p][r] = max(mem.lo[p][r], 1)
-        mem.lacks[p][r] = -1
-        if hands[t][r]:
-            hands[t][r] -= 1
-            sizes[t] -= 1
-            hands[p][r] += 1
-            sizes[p] += 1
-            mem.lo[p][r] += 1
-            mem.lo[t][r] = max(mem.lo[t][r], 1) - 1
-            if sizes[t] == 0:
-                empty(t)
-            if hands[p][r] == S:
-                book(p, r, True)
-            continue
-        mem.lo[t][r] = 0
-        mem.lacks[t][r] = 0
-        if not stock:
-            p = (p + 1) % n
-            continue
-        if stock[-1] == r:
-            stock.pop()
-            hands[p][r] += 1
-            sizes[p] += 1
-            mem.lo[p][r] += 1
-            for a in seats:
-                a.on_gain(p, r)
-            if hands[p][r] == S:
-                book(p, r, True)
-            continue
-        draw_unseen(p)
-        p = (p + 1) % n
-    raise RuntimeError("a play-out did not end")
+    return play_out(hands, deck[n * H:], [0] * n, mem, 0, S, random.Random(deal_seed * 7 + 1),
+                    policy=policy, watch=Table(seats))
 
 
 def score(players: int, games: int, seed: int, infer: bool) -> tuple[float, float]:

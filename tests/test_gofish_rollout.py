@@ -261,6 +261,44 @@ def test_play_out_lays_a_dealt_book_first():
     assert books[1] >= 1 and sum(books) == 3
 
 
+def test_play_out_tells_its_watch_what_happens():
+    """The ``watch`` hook sees every ask before the memory changes, every stock card drawn
+    (unseen or shown) once, and does not change the play-out."""
+
+    class Recorder:
+        def __init__(self):
+            self.asks, self.n_unseen, self.n_shown = [], 0, 0
+
+        def ask(self, p, t, r, mem, sizes):
+            self.asks.append((p, t, r, mem.lo[p][r]))
+
+        def draw_unseen(self, p):
+            self.n_unseen += 1
+
+        def shown(self, p, r):
+            self.n_shown += 1
+
+    for seed in range(5):
+        rnd = random.Random(seed)
+        deck = [r for r in range(13) for _ in range(4)]
+        rnd.shuffle(deck)
+        hands = [[0] * 13 for _ in range(3)]
+        for s in range(3):
+            for c in deck[6 * s:6 * s + 6]:
+                hands[s][c] += 1
+        stock = deck[18:]
+        args = lambda: ([h[:] for h in hands], stock[:], [0, 0, 0],  # noqa: E731
+                        Memory([[0] * 13 for _ in range(3)], [[-1] * 13 for _ in range(3)]), 0, 4)
+        rec = Recorder()
+        watched = play_out(*args(), random.Random(seed), watch=rec)
+        assert watched == play_out(*args(), random.Random(seed))
+        assert sum(watched) == 13
+        assert rec.n_unseen + rec.n_shown == len(stock) and rec.n_shown > 0
+        assert rec.asks and all(p != t for p, t, _, _ in rec.asks)
+        # an asker is publicly known to hold the rank only after it asked (or was seen with it)
+        assert any(known == 0 for _, _, _, known in rec.asks)
+
+
 def test_memory_worlds_respect_the_memory():
     """Approximate worlds: known cards stay where they are, known absences hold, sizes and the
     stock add up, no hand holds a complete rank, and the hidden book's rank is taken out."""

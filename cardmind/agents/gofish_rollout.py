@@ -163,7 +163,7 @@ def _draw_unseen(p: int, hands, sizes, stock, books, mem: Memory, S: int, face_u
 
 def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Memory, turn: int,
              S: int, rnd: random.Random, first: tuple[int, int] | None = None, give_all: bool = False,
-             face_up: bool = False, policy=peer_ask, max_moves: int = 10_000) -> list[int]:
+             face_up: bool = False, policy=peer_ask, max_moves: int = 10_000, watch=None) -> list[int]:
     """Play a world to the end of phase 1; return the books per seat.
 
     Args:
@@ -181,6 +181,10 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
         face_up: the ``books_face_up`` option (a book completed by an unseen draw is then public).
         policy: ``policy(p, hands, sizes, stock_left, mem, S, targets, rnd) -> (target, rank)``.
         max_moves: a guard against a broken policy.
+        watch: optional, told what every seat sees happen (for a policy that remembers more
+            than the public memory): ``watch.ask(p, t, r, mem, sizes)`` before an ask changes
+            the memory, ``watch.draw_unseen(p)`` after a card drawn unseen, and
+            ``watch.shown(p, r)`` after a drawn card of the rank asked for.
 
     Raises:
         RuntimeError: the play-out did not end within ``max_moves`` asks and draws.
@@ -202,10 +206,14 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
                 p = (p + 1) % n
                 continue
             _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)  # on turn with no cards:
-            continue                                                   # draw, and play on
+            if watch is not None:                                      # draw, and play on
+                watch.draw_unseen(p)
+            continue
         targets = [t for t in range(n) if t != p and sizes[t]]
         if not targets:                    # nobody to ask: draw, unseen, the turn passes
             _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)
+            if watch is not None:
+                watch.draw_unseen(p)
             p = (p + 1) % n
             continue
         if first is not None:
@@ -213,6 +221,8 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
             first = None
         else:
             t, r = policy(p, hands, sizes, len(stock), mem, S, targets, rnd)
+        if watch is not None:
+            watch.ask(p, t, r, mem, sizes)
         h = hands[t][r]
         lo[p][r] = max(lo[p][r], 1)
         lacks[p][r] = -1
@@ -241,10 +251,14 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
             hands[p][r] += 1
             sizes[p] += 1
             lo[p][r] += 1
+            if watch is not None:
+                watch.shown(p, r)
             if hands[p][r] == S:
                 _book(p, r, True, hands, sizes, books, mem, S)
             continue
         _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)
+        if watch is not None:
+            watch.draw_unseen(p)
         p = (p + 1) % n
     raise RuntimeError(f"a Go Fish play-out did not end within {max_moves} moves")
 
