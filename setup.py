@@ -1,5 +1,5 @@
 """Build the optional C fast paths of the belief trackers (cardmind/belief/_blockdp.c for
-Literature, cardmind/belief/_drawdp.c for the Go Fish draw engine).
+Literature, cardmind/games/gofish/draws/_drawdp.c for the Go Fish draw engine).
 
 The extensions are optional: when no C compiler is available the install still succeeds
 and cardmind uses the pure-Python (numpy) reference implementations (same results, slower).
@@ -16,8 +16,8 @@ setup(
             optional=True,
         ),
         Extension(
-            "cardmind.belief._drawdp",
-            sources=["cardmind/belief/_drawdp.c"],
+            "cardmind.games.gofish.draws._drawdp",
+            sources=["cardmind/games/gofish/draws/_drawdp.c"],
             extra_compile_args=["-O3"],
             optional=True,
         ),

@@ -36,17 +36,6 @@ def _positive_int(text: str) -> int:
     return v
 
 
-def _precision(text: str) -> float:
-    """argparse type: a standard error target, a number above 0 and below 0.5."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < v < 0.5:
-        raise argparse.ArgumentTypeError(f"must be above 0 and below 0.5, not {text}")
-    return v
-
-
 def _add_record_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", help="a cardmind-record/1 file (.jsonl)")
     p.add_argument("--seat", type=int, default=None,
@@ -55,28 +44,19 @@ def _add_record_args(p: argparse.ArgumentParser) -> None:
                    help="use the record up to and including file line LINE (the header is line 1)")
 
 
-def _gigabytes(text: str) -> float:
-    """argparse type: a memory size in GB, a number above 0 (at most 1000)."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < v <= 1000:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1000 (GB), not {text}")
-    return v
+def _add_game_args(p: argparse.ArgumentParser) -> None:
+    """The options of ``hint`` and ``belief`` that some games bring (``Game.cli_options``);
+    an option two games share is added once."""
+    from .core import game_names, get_game  # noqa: PLC0415
 
-
-def _add_precision_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--precision", type=_precision, default=None, metavar="SE",
-                   help="where the Go Fish belief has to sample (3+ players, many unseen draws): sample "
-                        "until the largest estimated standard error of a probability is at most SE "
-                        "(above 0, below 0.5; e.g. 0.003; slower: see docs/gofish-belief.md), or at most 20 000 steps (the "
-                        "output then says the target was not reached). Exact answers meet any SE")
-    p.add_argument("--exact-memory", type=_gigabytes, default=None, metavar="GB",
-                   help="Go Fish with 3+ players: past 14 unseen draws (4 players; 17 with 3) the "
-                        "belief is summed exactly over every unseen draw when its tables fit in GB "
-                        "gigabytes (default about 1.6), or in up to 32 parts that each fit (slower), "
-                        "else sampled. More memory: fewer parts, faster exact answers")
+    seen: set[str] = set()
+    for name in game_names():
+        for opt in get_game(name).cli_options:
+            if opt.flag in seen:
+                continue
+            seen.add(opt.flag)
+            p.add_argument(opt.flag, dest=f"game_{opt.dest}", type=opt.type, default=None, metavar=opt.metavar,
+                           help=opt.help)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,13 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the advice as one JSON object (docs/hints.md)")
     p.add_argument("--asks", type=_positive_int, default=10, metavar="K", help="how many asks to show (1 or more; default 10)")
     p.add_argument("--no-table", action="store_true", help="leave out the belief table")
-    _add_precision_arg(p)
+    _add_game_args(p)
 
     p = sub.add_parser("belief", help="the exact posterior: consistent deals, card marginals, claim odds")
     _add_record_args(p)
     p.add_argument("--json", action="store_true",
                    help="print the belief object (same keys as the shared .expected.json cases)")
-    _add_precision_arg(p)
+    _add_game_args(p)
 
     p = sub.add_parser("validate", help="check a record: format, rules and (for a player's record) consistency")
     p.add_argument("record")
@@ -142,7 +122,7 @@ def _earlier_contradiction(args: argparse.Namespace, exc: RecordError) -> Record
 
 
 def _load(args: argparse.Namespace):
-    from .belief import check_record, tracker_for  # noqa: PLC0415
+    from .belief import check_record, tracker_for, view_seat  # noqa: PLC0415
     from .records import read_record  # noqa: PLC0415
 
     if args.upto is not None and args.upto < 1:
@@ -151,27 +131,14 @@ def _load(args: argparse.Namespace):
         rec = read_record(args.record, upto=args.upto)
     except RecordError as exc:
         raise _earlier_contradiction(args, exc) from None
-    if args.seat is None and rec.observer is None:
-        raise RecordError(args.record, None, "this is a complete record (it has every hand): "
-                                             "say whose view to take with --seat N")
-    if args.seat is not None and rec.observer is not None and "hands" not in rec.header and args.seat != rec.observer:
-        raise RecordError(args.record, None, f"this is seat {rec.observer}'s record; "
-                                             f"it cannot be seen from seat {args.seat}")
-    seat = rec.observer if args.seat is None else args.seat
-    kwargs = {}
+    seat = view_seat(rec, args.seat)
     status: list = []   # the spinner, once shown
-    if rec.game.name == "gofish":
-        opts = {"progress": lambda msg: status and status[0].update(f"seat {seat}: {msg} ...")}
-        if getattr(args, "precision", None) is not None:
-            opts["precision"] = args.precision
-        if getattr(args, "exact_memory", None) is not None:
-            from .belief.gofish_draws import CELL_BYTES  # noqa: PLC0415
-            opts["exact_cells"] = int(args.exact_memory * 1e9 / CELL_BYTES)
-        kwargs["draw_options"] = opts
+    values = {opt.dest: getattr(args, f"game_{opt.dest}", None) for opt in rec.game.cli_options}
+    kwargs = rec.game.tracker_settings(values, progress=lambda msg: status and status[0].update(
+        f"seat {seat}: {msg} ..."))
     try:
         tracker = tracker_for(rec, seat, **kwargs)
-        # a spinner on a terminal's stderr only (nothing when piped): a Go Fish answer late in
-        # a game can take half a minute
+        # a spinner on a terminal's stderr only (nothing when piped): an answer can take a while
         with Console(stderr=True).status(f"seat {seat}: counting the consistent deals ...") as st:
             status.append(st)
             tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits

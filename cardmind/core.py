@@ -80,6 +80,27 @@ def int_option(lo: int, hi: int) -> Callable[[Any], int]:
 
 
 @dataclass(frozen=True)
+class CliOption:
+    """A command-line option of ``cardmind hint`` and ``cardmind belief`` that a game brings
+    (see :attr:`Game.cli_options`); the CLI passes its value to :meth:`Game.tracker_settings`.
+
+    Attributes:
+        flag: the option as typed (``"--precision"``).
+        dest: the key of its value in ``tracker_settings`` (``"precision"``).
+        type: turns the typed text into the value; raises ``argparse.ArgumentTypeError``
+            (or ``ValueError``) with a readable reason.
+        metavar: the value's name in the usage line.
+        help: what it does (one paragraph).
+    """
+
+    flag: str
+    dest: str
+    type: Callable[[str], Any]
+    metavar: str
+    help: str
+
+
+@dataclass(frozen=True)
 class Result:
     """The outcome of a finished game.
 
@@ -192,6 +213,47 @@ class Game(ABC):
     #: header keys beyond the common ones (records.md), with their kinds
     header_schema: dict[str, str] = {}
 
+    #: options of ``cardmind hint`` and ``cardmind belief`` that only this game takes (the CLI
+    #: offers the options of every registered game; see :class:`CliOption`)
+    cli_options: tuple["CliOption", ...] = ()
+
+    # ------------------------------------------------------------------ doors
+    # The shared layers (records, belief, hints, agents, protocol, tournament, adapters, cli)
+    # reach a game only through these methods; every one is optional.
+
+    def teams(self, options: dict) -> list[int] | None:
+        """The team of every seat (teams numbered ``0 .. T-1``) for a team game, or ``None``
+        for a free-for-all game (the default). Tournaments seat teams of one agent each."""
+        return None
+
+    def tracker_class(self) -> type | None:
+        """The game's belief tracker class (a :class:`cardmind.belief.Tracker`), or ``None``
+        when the game has none (then ``hint``, ``belief`` and the consistency check of
+        ``validate`` are not offered)."""
+        return None
+
+    def tracker_settings(self, values: Mapping[str, Any], progress: Callable[[str], None] | None = None) -> dict:
+        """Keyword settings for the tracker's constructor from the values of this game's
+        :attr:`cli_options` (``{dest: value}``; ``None`` when not given) and an optional
+        ``progress`` callback (called with a short message while a long answer is computed)."""
+        return {}
+
+    def hint_engine(self) -> Callable[..., Any] | None:
+        """The hint function: ``engine(tracker, **params) -> advice`` (advice objects have
+        ``to_json()`` and ``render(console, record, show_table=..., tables_only=...)``), or
+        ``None`` when the game gives no hints. Its keyword parameters are the hint's."""
+        return None
+
+    def agent_classes(self) -> tuple[type, ...]:
+        """The agent classes this game brings (:class:`cardmind.agents.Agent` subclasses,
+        registered by name for this game when the agents are looked up)."""
+        return ()
+
+    def codec_class(self) -> type | None:
+        """The adapters' action codec class (:class:`cardmind.adapters.codec.ActionCodec`
+        subclass) of this game, or ``None`` (then no OpenSpiel or PettingZoo adapter)."""
+        return None
+
     def observer_header(self, header: Mapping[str, Any], seat: int) -> dict:
         """The deal keys of ``seat``'s player record cut from a complete header."""
         return {"observer": seat, "hand": list(header["hands"][seat])}
@@ -282,26 +344,51 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
-    """The registered game called ``name``.
+    """The registered game called ``name`` (a built-in game, or one a package adds through the
+    ``cardmind.games`` entry point group: :mod:`cardmind.plugins`).
 
     Raises:
-        OptionError: no game has that name (the message lists the known games).
+        OptionError: no game has that name (the message lists the known games, and says why
+            a plugin of that name could not be loaded).
     """
-    _load_builtin_games()
+    _load_games()
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise OptionError(f"unknown game {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+        from .plugins import GAME_GROUP, plugin_errors  # noqa: PLC0415
+
+        why = plugin_errors(GAME_GROUP).get(name)
+        extra = f"; the plugin {name!r} failed to load: {why}" if why else ""
+        raise OptionError(f"unknown game {name!r} (known: {', '.join(sorted(_REGISTRY))}){extra}") from None
 
 
 def game_names() -> list[str]:
     """Names of every registered game."""
-    _load_builtin_games()
+    _load_games()
     return sorted(_REGISTRY)
 
 
-def _load_builtin_games() -> None:
+_PLUGINS_LOADED = False
+
+
+def _load_games() -> None:
+    """Register the built-in games, then (once) the games of the ``cardmind.games`` entry points."""
+    global _PLUGINS_LOADED  # noqa: PLW0603
     from .games import load_all  # noqa: PLC0415 - games register themselves on import
 
     load_all()
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from .plugins import GAME_GROUP, load_group  # noqa: PLC0415
 
+    def accept(name: str, obj) -> bool:
+        game = obj() if isinstance(obj, type) and issubclass(obj, Game) else obj
+        if not isinstance(game, Game):
+            return False
+        if game.name in _REGISTRY and _REGISTRY[game.name] is not game:
+            raise ValueError(f"a game called {game.name!r} is already registered")
+        register(game)
+        return True
+
+    load_group(GAME_GROUP, accept)

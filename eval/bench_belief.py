@@ -7,7 +7,7 @@ positions).
 Positions come from simulated 6- and 8-player games (several option combinations, the
 ``random`` player and the stronger players registered for Literature), at every stage:
 right after the deal, the first events, and evenly through the game up to the last claim.
-At each position a fresh :class:`~cardmind.belief.literature.LiteratureBelief` is built
+At each position a fresh :class:`~cardmind.games.literature.belief.LiteratureBelief` is built
 from the options, the observer's hand and the events (not timed), then the timed part is
 ``to_json()``: the exact count, every card marginal and every claim probability together.
 
@@ -40,8 +40,8 @@ from rich.table import Table
 from cardmind.agents.base import agent_names, resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.belief import blocks
-from cardmind.belief import literature as belief_mod
-from cardmind.belief.literature import LiteratureBelief
+from cardmind.games.literature import belief as belief_mod
+from cardmind.games.literature.belief import LiteratureBelief
 from cardmind.core import get_game
 
 GAME = get_game("literature")

@@ -2,7 +2,7 @@
 hits on guesses, lucky draws and books, per player.
 
 An ask is at a **known** card when the asker's ``peer`` memory (what each player asked for,
-received, was refused and drew shown, :mod:`cardmind.agents.gofish_peer`) says the target
+received, was refused and drew shown, :mod:`cardmind.games.gofish.agents.peer`) says the target
 holds the rank; every other hit is a hit on a **guess**. Each deal is played from both seats.
 
     python eval/gofish_asks.py --games 100            # belief v peer, the figures in docs/strength.md
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cardmind.agents.base import resolve_agent  # noqa: E402
-from cardmind.agents.gofish_peer import GoFishPeerAgent  # noqa: E402
+from cardmind.games.gofish.agents.peer import GoFishPeerAgent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 

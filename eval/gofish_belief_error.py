@@ -1,7 +1,7 @@
 """How far the sampled Go Fish belief is from the exact one, on full-deck 3- and 4-player games.
 
-For 3+ players the tracker (:class:`cardmind.belief.gofish.GoFishBelief`) uses the draw engine
-(:mod:`cardmind.belief.gofish_draws`): exact when it can enumerate the ranks of the unseen draws
+For 3+ players the tracker (:class:`cardmind.games.gofish.belief.GoFishBelief`) uses the draw engine
+(:mod:`cardmind.games.gofish.draws`): exact when it can enumerate the ranks of the unseen draws
 within its budgets, else a Rao-Blackwellised Gibbs sampler. This script plays games (``peer``
 players by default), and at every ``--every``-th prefix of every chosen seat's record it
 
@@ -52,9 +52,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardmind.agents import resolve_agent  # noqa: E402
-from cardmind.agents.gofish_belief import GoFishBeliefAgent  # noqa: E402
+from cardmind.games.gofish.agents.belief import GoFishBeliefAgent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
-from cardmind.belief.gofish import GoFishBelief  # noqa: E402
+from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 
 

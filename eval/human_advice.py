@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardmind.agents.literature_belief import BeliefAgent  # noqa: E402
+from cardmind.games.literature.agents.belief import BeliefAgent  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 from cardmind.errors import RecordError  # noqa: E402
 from cardmind.records import read_record  # noqa: E402

@@ -276,7 +276,7 @@ def _doc(env: dict, results: list[dict]) -> str:
         "What changed (behaviour is unchanged: `tests/test_throughput_regression.py` replays 48",
         "seeded games recorded before the changes and checks them bit for bit):",
         "",
-        "* `CertainKnowledge` (`cardmind/belief/certain.py`): bitmasks (seats per card, cards",
+        "* `CertainKnowledge` (`cardmind/games/literature/certain.py`): bitmasks (seats per card, cards",
         "  per seat) and incremental propagation: an event re-examines only the seats whose",
         "  facts it changed, a seat's clauses only when one names a changed card, and an ask",
         "  adds no clause that one of the seat's clauses already implies (long games of random",

@@ -18,7 +18,7 @@ import numpy as np
 
 from cardmind.agents.base import resolve_agent
 from cardmind.agents.match import play_game
-from cardmind.belief.literature import LiteratureBelief
+from cardmind.games.literature.belief import LiteratureBelief
 from cardmind.core import get_game
 from cardmind.errors import IllegalAction
 from cardmind.games.literature.rules import deal_sizes, set_cards, set_of, team_of

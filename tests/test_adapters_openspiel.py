@@ -150,7 +150,7 @@ def test_agent_plays_a_game():
 
 
 def test_agent_settings_are_checked():
-    from cardmind.adapters.openspiel_agent import LiteratureISMCTSAgent
+    from cardmind.games.literature.codec import LiteratureISMCTSAgent
     from cardmind.core import get_game
 
     game = get_game("literature")

@@ -20,7 +20,7 @@ from math import factorial
 import numpy as np
 import pytest
 
-from cardmind.belief.literature import LiteratureBelief
+from cardmind.games.literature.belief import LiteratureBelief
 from cardmind.games.literature.rules import deal_sizes, deck_cards, set_cards, set_of, team_of
 
 from .lit_helpers import (GAME, OPTION_COMBOS, belief_after, brute_force, brute_marginals, candidate_assignments,

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from cardmind.belief.literature import LiteratureBelief
+from cardmind.games.literature.belief import LiteratureBelief
 from cardmind.games.literature.rules import set_cards, team_of
 from cardmind.records import read_record
 

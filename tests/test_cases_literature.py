@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cardmind.belief.literature import LiteratureBelief
+from cardmind.games.literature.belief import LiteratureBelief
 from cardmind.records import read_record
 
 from .conftest import shared_files, shared_path

@@ -22,7 +22,7 @@ import cardmind
 from cardmind import core
 from cardmind.agents import base as agents_base
 from cardmind.agents.base import Agent, resolve_agent
-from cardmind.agents.literature import RandomAgent
+from cardmind.games.literature.agents.base import RandomAgent
 from cardmind.agents.match import play_game
 from cardmind.core import Game, OptionSpec, Result, State, get_game, int_option
 from cardmind.errors import IllegalAction
@@ -627,7 +627,7 @@ class ToyFirst(Agent):
 
 
 def test_a_new_game_plugs_in_without_protocol_changes(monkeypatch):
-    core._load_builtin_games()
+    core._load_games()
     monkeypatch.setitem(core._REGISTRY, "toy", ToyGame())
     monkeypatch.setitem(agents_base._AGENTS, ("first-toy", "toy"), ToyFirst)
     e = Engine()
@@ -850,12 +850,12 @@ def test_go_fish_belief_and_hint_take_a_precision(monkeypatch):
     """``params: {"precision": SE}`` makes a sampled Go Fish belief go on until its largest
     standard error is at most SE (as ``cardmind belief --precision``), for that request only;
     a bad value or another belief parameter is a ``bad_request``; Literature ignores it."""
-    from cardmind.belief import gofish_draws  # noqa: PLC0415
+    from cardmind.games.gofish.draws import settings as draw_settings  # noqa: PLC0415
     from cardmind.records import read_record  # noqa: PLC0415
 
     # past the guaranteed exact range the default sums every draw when the tables are small
     # enough; with no table budget it samples there
-    monkeypatch.setattr(gofish_draws, "EXACT_TABLE_CELLS", 0)
+    monkeypatch.setattr(draw_settings, "EXACT_TABLE_CELLS", 0)
 
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
     view = rec.for_seat(1)

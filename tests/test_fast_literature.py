@@ -14,7 +14,7 @@ import pytest
 
 from cardmind.agents.base import resolve_agent
 from cardmind.agents.match import play_game
-from cardmind.belief.certain import CertainKnowledge, deck_tables
+from cardmind.games.literature.certain import CertainKnowledge, deck_tables
 from cardmind.core import get_game
 from cardmind.games.literature.fast import FastGame, _Draws, play_random, play_random_seeded
 from cardmind.games.literature.fast_certain import LaneKnowledge

@@ -1,4 +1,4 @@
-"""Go Fish belief (cardmind.belief.gofish) against the brute-force reference on reduced decks.
+"""Go Fish belief (cardmind.games.gofish.belief) against the brute-force reference on reduced decks.
 
 Every engine -- the joint filter (``fast``), the plain reference filter (``reference``), the draw
 engine (``draws``, exact mode; also with its enumeration forced on, with the planned sum over
@@ -26,8 +26,8 @@ import gofish_bruteforce as bf  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
-from cardmind.belief import gofish_draws  # noqa: E402
-from cardmind.belief.gofish import GoFishBelief  # noqa: E402
+from cardmind.games.gofish.draws import DrawEngine  # noqa: E402
+from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 from cardmind.errors import Contradiction  # noqa: E402
 
@@ -187,14 +187,14 @@ SPLIT = {"engine": "draws", "exact_free": 0, "enum_nodes": 100_000, "enum_leaves
 def test_split_sum_against_bruteforce(players, deck, monkeypatch):
     """The sum cut into parts by the ranks some draws may have equals the brute force."""
     parts = []
-    split = gofish_draws.DrawEngine.split
+    split = DrawEngine.split
 
     def spy(self, *args):
         got = split(self, *args)
         parts.append(0 if got is None else len(got))
         return got
 
-    monkeypatch.setattr(gofish_draws.DrawEngine, "split", spy)
+    monkeypatch.setattr(DrawEngine, "split", spy)
     for view, seat in case_views(players, deck):
         check_exact(view, seat, {"draws-split": SPLIT})
     assert sum(n > 1 for n in parts) >= 10
@@ -350,7 +350,7 @@ def test_precision_goes_on_until_the_standard_error_is_met():
     assert tight.stderr <= 0.01
     assert tight.sampling["precision"] == 0.01 and tight.sampling["steps"] > 40
     # a target out of reach stops at max_steps, and the advice says so
-    from cardmind.hints.gofish import gofish_hint
+    from cardmind.games.gofish.hints import gofish_hint
 
     capped = tracker(view, 0, **kw, draw_options={"precision": 1e-6, "max_steps": 80})
     for ev in view.events[:L]:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardmind.agents.gofish_belief import GoFishBeliefAgent
-from cardmind.agents.gofish_peer import GoFishPeerAgent
+from cardmind.games.gofish.agents.belief import GoFishBeliefAgent
+from cardmind.games.gofish.agents.peer import GoFishPeerAgent
 from cardmind.agents.match import play_game
-from cardmind.agents.gofish import GoFishRandomAgent
-from cardmind.belief.gofish import GoFishBelief
+from cardmind.games.gofish.agents.base import GoFishRandomAgent
+from cardmind.games.gofish.belief import GoFishBelief
 from cardmind.core import get_game
 from cardmind.games.gofish import Ask
 

@@ -1,7 +1,7 @@
-"""The C kernels of the Go Fish draw engine (``cardmind/belief/_drawdp.c``) against the numpy
-reference in :mod:`cardmind.belief.gofish_draws`: the kernels on random tables (float64 and
+"""The C kernels of the Go Fish draw engine (``cardmind/games/gofish/draws/_drawdp.c``) against the numpy
+reference in :mod:`cardmind.games.gofish.draws`: the kernels on random tables (float64 and
 int64, with and without a mask), their refusal of bad input, and whole answers with the fast
-path on and off (``gofish_draws.DP_FAST``). Skipped when the extension is not built, unless
+path on and off (``draws.settings.DP_FAST``). Skipped when the extension is not built, unless
 ``CARDMIND_REQUIRE_EXTRAS`` is set (the README's test command): then a failure."""
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from extras import missing_extra  # noqa: E402
 
-from cardmind.belief import gofish_draws  # noqa: E402
-from cardmind.belief.gofish import GoFishBelief  # noqa: E402
+from cardmind.games.gofish.draws import dp as draws_dp  # noqa: E402
+from cardmind.games.gofish.draws import settings as draw_settings  # noqa: E402
+from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
 from cardmind.records import read_record  # noqa: E402
 
-if gofish_draws._drawdp is None:
-    missing_extra("the C extension cardmind.belief._drawdp", "install with a C compiler: pip install -e .")
-from cardmind.belief import _drawdp  # noqa: E402
+if draws_dp._drawdp is None:
+    missing_extra("the C extension cardmind.games.gofish.draws._drawdp", "install with a C compiler: pip install -e .")
+from cardmind.games.gofish.draws import _drawdp  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl"
 
@@ -133,7 +134,7 @@ def test_kernels_refuse_bad_input():
 
 
 def _answer(upto: int, fast: bool, monkeypatch, **opts):
-    monkeypatch.setattr(gofish_draws, "DP_FAST", fast)
+    monkeypatch.setattr(draw_settings, "DP_FAST", fast)
     b = GoFishBelief.from_record(read_record(EXAMPLE), seat=1, upto_event=upto, draw_options=opts)
     return b, b.holdings(exact=True), b.books(exact=True)
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from cardmind.agents.base import resolve_agent
-from cardmind.agents.gofish import GoFishRandomAgent
-from cardmind.agents.gofish_peer import GoFishPeerAgent
+from cardmind.games.gofish.agents.base import GoFishRandomAgent
+from cardmind.games.gofish.agents.peer import GoFishPeerAgent
 from cardmind.agents.match import play_game
 from cardmind.core import get_game
 from cardmind.games.gofish import Ask, AskBook, Give, LayBooks

@@ -1,4 +1,4 @@
-"""The draw engine's planned exact sum on a full deck (cardmind.belief.gofish_draws).
+"""The draw engine's planned exact sum on a full deck (cardmind.games.gofish.draws).
 
 Past its guaranteed range the default tracker sums over every unseen draw when the live
 subsets of :meth:`_DP.live_rows` fit its table budget, in the block order of
@@ -14,8 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardmind.belief import gofish_draws as gd
-from cardmind.belief.gofish import GoFishBelief
+from cardmind.games.gofish.draws import DrawEngine
+from cardmind.games.gofish.draws import dp as gd
+from cardmind.games.gofish.draws import settings as draw_settings
+from cardmind.games.gofish.belief import GoFishBelief
 from cardmind.records import read_record
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl"
@@ -109,13 +111,13 @@ def test_many_draw_fallbacks_agree(monkeypatch):
     sp = eng._space(tl.opening(tl.n))
     order = gd.block_order(vb, D)
     rows = gd._DP.live_rows(vb, D, order)
-    monkeypatch.setattr(gd, "PARALLEL_CELLS", 10 ** 18)   # one thread
+    monkeypatch.setattr(draw_settings, "PARALLEL_CELLS", 10 ** 18)   # one thread
     dp = gd._DP(sp, vb, D, float, True, order, rows)
     pos = next(i for i in range(len(vb)) if len(vb[i]) > 1)
     want = dp.context(pos, 0)
-    monkeypatch.setattr(gd, "PARALLEL_CELLS", 0)   # the backward pass in a second thread
+    monkeypatch.setattr(draw_settings, "PARALLEL_CELLS", 0)   # the backward pass in a second thread
     for name in ("BITMAP_BITS", "DENSE_FIND_BITS", "KEEP_FIND_BITS"):
-        monkeypatch.setattr(gd, name, 0)
+        monkeypatch.setattr(draw_settings, name, 0)
     rows2 = gd._DP.live_rows(vb, D, order)
     assert [r.masks.tolist() for r in rows2] == [r.masks.tolist() for r in rows]
     dp2 = gd._DP(sp, vb, D, float, True, order, rows2)
@@ -129,7 +131,7 @@ def test_threaded_contexts_give_the_same_answer(monkeypatch):
     rec = read_record(EXAMPLE)
 
     def answer(cells):
-        monkeypatch.setattr(gd, "PARALLEL_CELLS", cells)
+        monkeypatch.setattr(draw_settings, "PARALLEL_CELLS", cells)
         b = GoFishBelief.from_record(rec, seat=2, upto_event=45, engine="draws")
         return b.holdings(), b.mode
 
@@ -196,7 +198,7 @@ def test_split_sum_gives_the_same_answer_and_worlds():
     parts = [p for _, p in cut._draws._exact_prods]
     weights = np.array([float(w) for w, _ in cut._draws._exact_prods]) / cut.consistent_deals
     seen = []
-    sample = gd.DrawEngine._joint_sample
+    sample = DrawEngine._joint_sample
 
     def spy(self, pr, rng=None):
         seen.append(next(i for i, p in enumerate(parts) if p[2] is pr.vb))
@@ -204,7 +206,7 @@ def test_split_sum_gives_the_same_answer_and_worlds():
 
     n = 400
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(gd.DrawEngine, "_joint_sample", spy)
+        mp.setattr(DrawEngine, "_joint_sample", spy)
         worlds = cut.sample_hidden(n, np.random.default_rng(5))
     assert len(worlds) == len(seen) == n
     # each part in proportion to its count (within 4.5 standard errors)

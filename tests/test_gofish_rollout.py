@@ -1,5 +1,5 @@
 """The count-level Go Fish play-outs of the ``belief`` player's look-ahead
-(:mod:`cardmind.agents.gofish_rollout`) against the real game, and the exact world sampler
+(:mod:`cardmind.games.gofish.agents.rollout`) against the real game, and the exact world sampler
 they start from (:meth:`GoFishBelief.sample_hidden`)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import random
 import numpy as np
 import pytest
 
-from cardmind.agents.gofish import GoFishRandomAgent
-from cardmind.agents.gofish_belief import GoFishBeliefAgent
-from cardmind.agents.gofish_peer import GoFishPeerAgent
-from cardmind.agents.gofish_rollout import Memory, memory_worlds, peer_ask, play_out
+from cardmind.games.gofish.agents.base import GoFishRandomAgent
+from cardmind.games.gofish.agents.belief import GoFishBeliefAgent
+from cardmind.games.gofish.agents.peer import GoFishPeerAgent
+from cardmind.games.gofish.agents.rollout import Memory, memory_worlds, peer_ask, play_out
 from cardmind.agents.match import play_game
-from cardmind.belief.gofish import GoFishBelief
+from cardmind.games.gofish.belief import GoFishBelief
 from cardmind.core import get_game
 from cardmind.games.gofish import Ask
 

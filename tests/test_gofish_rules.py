@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardmind.agents.base import resolve_agent
-from cardmind.agents.gofish import GoFishRandomAgent
+from cardmind.games.gofish.agents.base import GoFishRandomAgent
 from cardmind.agents.match import play_game
 from cardmind.core import get_game, game_names
 from cardmind.errors import IllegalAction, OptionError, RecordError

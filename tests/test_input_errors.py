@@ -157,9 +157,9 @@ def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
     import re
 
     from cardmind import cli as cli_main
-    from cardmind.belief import gofish_draws
+    from cardmind.games.gofish.draws import settings as draw_settings
 
-    monkeypatch.setattr(gofish_draws, "EXACT_TABLE_CELLS", 0)
+    monkeypatch.setattr(draw_settings, "EXACT_TABLE_CELLS", 0)
     code = cli_main.main(["hint", str(ROOT / "examples" / "gofish-4p-complete.jsonl"), "--seat", "1",
                           "--upto", "54", "--precision", "0.03", "--no-table"])
     out = capsys.readouterr().out

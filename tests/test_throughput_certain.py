@@ -16,7 +16,7 @@ import pytest
 
 from cardmind.agents.base import resolve_agent
 from cardmind.agents.match import play_game
-from cardmind.belief.certain import CertainKnowledge
+from cardmind.games.literature.certain import CertainKnowledge
 from cardmind.core import get_game
 
 from .lit_helpers import OPTION_COMBOS

@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from cardmind.agents.literature import RandomAgent
+from cardmind.games.literature.agents.base import RandomAgent
 from cardmind.cli import main
 from cardmind.games.literature import Ask
 from cardmind.records import read_record

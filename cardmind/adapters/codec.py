@@ -15,11 +15,11 @@ few things the cardmind interface does not say:
 * optionally a **resampler** (:meth:`~ActionCodec.resample`): a complete world consistent
   with one seat's information, for IS-MCTS and other determinizing searches.
 
-A new game plugs into both adapters by registering a codec::
+A game plugs into both adapters by returning its codec class from
+:meth:`~cardmind.core.Game.codec_class` (or registering one with :func:`register_codec`)::
 
-    from cardmind.adapters.codec import ActionCodec, register_codec
+    from cardmind.adapters.codec import ActionCodec
 
-    @register_codec
     class MyCodec(ActionCodec):
         game_name = "mygame"
         ...
@@ -228,7 +228,14 @@ def register_codec(cls: type[ActionCodec]) -> type[ActionCodec]:
 
 
 def _load_builtin() -> None:
-    from . import gofish, literature  # noqa: F401, PLC0415 - codecs register themselves
+    """Register the codec of every registered game that has one (``Game.codec_class``)."""
+    from ..core import game_names  # noqa: PLC0415
+
+    for name in game_names():
+        if name not in _CODECS:
+            cls = get_game(name).codec_class()
+            if cls is not None:
+                _CODECS[name] = cls
 
 
 def codec_names() -> list[str]:

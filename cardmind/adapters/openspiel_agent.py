@@ -1,4 +1,4 @@
-"""``openspiel-ismcts``: OpenSpiel's IS-MCTS as a cardmind agent (Literature and Go Fish).
+"""``openspiel-ismcts``: OpenSpiel's IS-MCTS as a cardmind agent (for every game with a codec).
 
 The agent keeps its seat's view like every cardmind agent. To decide, it builds a
 *partial* :class:`~cardmind.adapters.world.World` from that view (its dealt hand and the
@@ -28,7 +28,7 @@ Settings:
         of sets whose six holders the claimer knows, plus every claim consistent with what it
         knows when it has nothing else to do) or ``"all"`` (every legal claim: thousands of
         actions per node, too many for IS-MCTS to search). See
-        :mod:`cardmind.adapters.literature`.
+        :mod:`cardmind.games.literature.codec`.
 
 Without OpenSpiel installed the agent is still registered but building it raises an error
 saying to ``pip install "cardmind[openspiel]"``.
@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents.base import Agent, register_agent
+from ..agents.base import Agent
 from ..core import Event
 
 INSTALL_HINT = 'the openspiel-ismcts agent needs OpenSpiel: pip install "cardmind[openspiel]" (or pip install open_spiel)'
@@ -59,8 +59,10 @@ def openspiel_available() -> bool:
     return True
 
 
-class _ISMCTSAgent(Agent):
-    """OpenSpiel's IS-MCTS playing one seat (see the module docstring)."""
+class ISMCTSAgent(Agent):
+    """OpenSpiel's IS-MCTS playing one seat (see the module docstring). A game with a codec
+    offers it by subclassing with its name in ``games`` (and its codec parameters in
+    ``codec_settings``, with their defaults added to ``default_settings``)."""
 
     name = "openspiel-ismcts"
     default_settings: dict[str, Any] = {"simulations": 100, "uct_c": 2.0, "rollouts": 1, "horizon": 200,
@@ -216,20 +218,4 @@ def _TimedISMCTSBot(*args: Any, **kwargs: Any):  # noqa: N802 - builds the bot c
 _BOT_CLASS = None
 
 
-@register_agent
-class LiteratureISMCTSAgent(_ISMCTSAgent):
-    """``openspiel-ismcts`` for Literature (adds the ``claims`` setting)."""
-
-    games = ("literature",)
-    default_settings = {**_ISMCTSAgent.default_settings, "claims": "known"}
-    codec_settings = ("claims",)
-
-
-@register_agent
-class GoFishISMCTSAgent(_ISMCTSAgent):
-    """``openspiel-ismcts`` for Go Fish."""
-
-    games = ("gofish",)
-
-
-__all__ = ["LiteratureISMCTSAgent", "GoFishISMCTSAgent", "openspiel_available", "INSTALL_HINT"]
+__all__ = ["ISMCTSAgent", "openspiel_available", "INSTALL_HINT"]

@@ -57,7 +57,7 @@ class CardmindAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "cardmind_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str = "literature", options: Mapping[str, Any] | None = None,
+    def __init__(self, game: str, options: Mapping[str, Any] | None = None,
                  params: Mapping[str, Any] | None = None, max_actions: int = 3000, truncation: str = "draw",
                  render_mode: str | None = None):
         super().__init__()
@@ -157,12 +157,12 @@ class CardmindAECEnv(AECEnv):
         """Nothing to release."""
 
 
-def raw_env(game: str = "literature", **kwargs: Any) -> CardmindAECEnv:
+def raw_env(game: str, **kwargs: Any) -> CardmindAECEnv:
     """The unwrapped environment (see :class:`CardmindAECEnv` for the arguments)."""
     return CardmindAECEnv(game, **kwargs)
 
 
-def env(game: str = "literature", **kwargs: Any):
+def env(game: str, **kwargs: Any):
     """The environment with PettingZoo's usual checks (out-of-bounds actions, call order)."""
     e = raw_env(game, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)

@@ -210,13 +210,34 @@ def resolve_agent(spec: str, game: Game | str | None = None) -> type[Agent]:
     raise ValueError(f"unknown agent {spec!r} (known: {', '.join(agent_names(gname))}, or package.module:Class)")
 
 
-def _load_builtin() -> None:
-    import importlib  # noqa: PLC0415
+_LOADED: set[str] = set()
+_PLUGINS_LOADED = False
 
-    for mod in ("literature", "literature_peer", "literature_belief", "gofish", "gofish_peer", "gofish_belief",
-                ".adapters.openspiel_agent"):
-        try:
-            importlib.import_module(f".{mod}", __package__)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{mod}":
-                raise
+
+def _load_builtin() -> None:
+    """Register the agents every registered game brings (``Game.agent_classes``), then (once)
+    the agents of the ``cardmind.agents`` entry points (:mod:`cardmind.plugins`)."""
+    global _PLUGINS_LOADED  # noqa: PLW0603
+    from ..core import game_names, get_game  # noqa: PLC0415
+
+    for name in game_names():
+        if name in _LOADED:
+            continue
+        _LOADED.add(name)
+        for cls in get_game(name).agent_classes():
+            for g in cls.games or (name,):
+                _AGENTS[(cls.name, g)] = cls
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from ..plugins import AGENT_GROUP, load_group  # noqa: PLC0415
+
+    def accept(name: str, obj: Any) -> bool:
+        classes = obj if isinstance(obj, (list, tuple)) else [obj]
+        if not classes or not all(isinstance(c, type) and issubclass(c, Agent) for c in classes):
+            return False
+        for c in classes:
+            register_agent(c)
+        return True
+
+    load_group(AGENT_GROUP, accept)

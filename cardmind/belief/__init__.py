@@ -7,45 +7,44 @@ Entry points:
 * :func:`check_record`: reject a record whose events leave no consistent deal, naming the
   first event that made it impossible (``file:line``).
 
-Per game: :class:`cardmind.belief.literature.LiteratureBelief`. Shared parts:
-:mod:`~cardmind.belief.blocks` (exact counting), :mod:`~cardmind.belief.cpsat` (CP-SAT
-model), :mod:`~cardmind.belief.certain` (certain facts by propagation).
+Each game brings its tracker (``Game.tracker_class``, under ``cardmind/games/<game>/``);
+:mod:`~cardmind.belief.tracker` is the interface they share. Shared machinery:
+:mod:`~cardmind.belief.blocks` (exact counting over blocks of interchangeable cards) and
+:mod:`~cardmind.belief.cpsat` (a CP-SAT model of who holds which card).
 """
 
 from __future__ import annotations
 
 from ..errors import Contradiction, RecordError
 from ..records import Record
+from .tracker import Tracker, record_view, view_seat
+
+__all__ = ["Tracker", "check_record", "record_view", "tracker_class", "tracker_for", "view_seat"]
 
 
-def _tracker_class(game_name: str):
-    if game_name == "literature":
-        from .literature import LiteratureBelief  # noqa: PLC0415
-
-        return LiteratureBelief
-    if game_name == "gofish":
-        from .gofish import GoFishBelief  # noqa: PLC0415
-
-        return GoFishBelief
-    raise ValueError(f"cardmind has no belief tracker for {game_name!r} yet")
-
-
-def tracker_for(record: Record, seat: int | None = None, upto_event: int | None = None, **kwargs):
-    """The belief tracker of ``seat`` (default: the record's observer) after the first
-    ``upto_event`` events (default: all).
+def tracker_class(game):
+    """The belief tracker class of ``game`` (a :class:`~cardmind.core.Game`).
 
     Raises:
-        RecordError: an illegal event, or (for a complete record) a missing ``seat``.
+        ValueError: the game has no belief tracker.
     """
-    if seat is None:
-        seat = record.observer
-        if seat is None:
-            raise RecordError(record.path, None, "this is a complete record: say which seat's view to take (--seat N)")
-    n = record.game.num_seats(record.options)
-    if not 0 <= seat < n:
-        raise RecordError(record.path, None, f"seat {seat} is not a seat of this game (0-{n - 1})")
-    cls = _tracker_class(record.game.name)
-    return cls.from_record(record, seat=seat, upto_event=upto_event, **kwargs)
+    cls = game.tracker_class()
+    if cls is None:
+        raise ValueError(f"cardmind has no belief tracker for {game.name!r}")
+    return cls
+
+
+def tracker_for(record: Record, seat: int | None = None, upto_event: int | None = None, **settings):
+    """The belief tracker of ``seat`` (default: the record's observer) after the first
+    ``upto_event`` events (default: all), built by the record's game
+    (:meth:`~cardmind.core.Game.tracker_class`, :meth:`Tracker.from_record`).
+
+    Raises:
+        RecordError: an illegal event, a complete record without ``seat``, a seat that is not
+            one, or a player's record asked from another seat.
+        ValueError: the game has no belief tracker.
+    """
+    return tracker_class(record.game).from_record(record, seat=seat, upto_event=upto_event, **settings)
 
 
 def check_record(record: Record, seat: int | None = None) -> None:
@@ -88,7 +87,7 @@ def check_record(record: Record, seat: int | None = None) -> None:
         explain = getattr(before, "explain_impossible", None)
         if explain is not None:
             reason = explain(record.events[first]) or reason
-    if reason == "no deal is consistent with the events":   # the Go Fish draw engine's count: no single cause
+    if reason == "no deal is consistent with the events":   # a bare count of zero: no single cause found
         reason = ("no deal fits this event together with the events before it (no single earlier "
                   "event explains it: the counts of cards, draws and books do not add up)")
     line = record.line_of(first) if first >= 0 else 1

@@ -1,8 +1,9 @@
 """Ranked, explained advice built on the belief trackers; shared by the CLI and the
 engine protocol.
 
-:func:`hint_for` gives the advice object of any supported game for a tracker; every
-advice object has ``to_json()`` (documented in ``docs/hints.md``).
+:func:`hint_for` gives the advice object of any game with a hint engine
+(``Game.hint_engine``) for its tracker; every advice object has ``to_json()`` (documented in
+``docs/hints.md``) and ``render(console, record, show_table=..., tables_only=...)``.
 """
 
 from __future__ import annotations
@@ -22,16 +23,11 @@ def asks_only(note: str) -> bool:
 
 
 def _engine(tracker: Any):
-    name = type(tracker).__name__
-    if name == "LiteratureBelief":
-        from .literature import literature_hint  # noqa: PLC0415
-
-        return literature_hint
-    if name == "GoFishBelief":
-        from .gofish import gofish_hint  # noqa: PLC0415
-
-        return gofish_hint
-    raise ValueError(f"no hint engine for {name}")
+    game = tracker.state.game
+    engine = game.hint_engine()
+    if engine is None:
+        raise ValueError(f"no hint engine for {game.name}")
+    return engine
 
 
 def hint_params(tracker: Any) -> list[str]:

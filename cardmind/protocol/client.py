@@ -141,7 +141,7 @@ class EngineGame:
     actions: int = 0
 
 
-def play_through_engine(client: EngineClient, game: Game | str = "literature",
+def play_through_engine(client: EngineClient, game: Game | str,
                         options: Mapping[str, Any] | None = None, seed: int = 0,
                         agents: Sequence[str] | str = "random", time_ms: float | None = None,
                         prefix: str = "p", on_turn: Callable[[EngineClient, int, int, list[str]], None] | None = None,

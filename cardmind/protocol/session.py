@@ -688,7 +688,7 @@ class Session:
         """The seat's advice: ``cardmind.hints.hint_for(tracker, **params).to_json()``
         (``docs/hints.md``), with ``consistent_deals_str``. ``precision`` (Go Fish; ignored
         for Literature): for this request, sample until the largest estimated standard error
-        is at most that (see :attr:`~cardmind.belief.gofish.GoFishBelief.precision`).
+        is at most that (see :attr:`~cardmind.games.gofish.belief.GoFishBelief.precision`).
 
         Raises:
             ProtocolError: ``unsupported`` (no tracker or hint engine for the game),

@@ -24,7 +24,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "tournament", help="play a duplicate tournament between agents (docs/tournament.md)",
         description="Play a duplicate tournament: every deal is replayed with the agents' seats "
                     "swapped. Writes results.jsonl, records/, summary.json and summary.png to --out.")
-    p.add_argument("game", help="the game: literature or gofish")
+    from ..core import game_names  # noqa: PLC0415
+
+    p.add_argument("game", help=f"the game: {' or '.join(game_names())}")
     p.add_argument("--agents", required=True, metavar="A,B[,...]",
                    help="two or more agents: registry names or package.module:Class")
     p.add_argument("--games", type=int, default=100, metavar="N",

@@ -28,37 +28,23 @@ seat ``s`` of game ``id`` plays with ``SeedSequence(seed, spawn_key=(1, id, s))`
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-#: seat -> team per game name, for games that do not say themselves (see :func:`seat_teams`)
-TEAM_GAMES: dict[str, Callable[[int], list[int]]] = {
-    "literature": lambda seats: [s % 2 for s in range(seats)],
-}
-#: games known to be free-for-all (documentation; any game not in TEAM_GAMES is one)
-FREE_FOR_ALL_GAMES = ("gofish",)
-
 
 def seat_teams(game, options: dict) -> list[int] | None:
-    """The team of every seat for a team game, or ``None`` for a free-for-all game.
+    """The team of every seat for a team game, or ``None`` for a free-for-all game, as the
+    game says with :meth:`~cardmind.core.Game.teams` (a game without that method, or whose
+    method returns ``None``, is free-for-all).
 
-    A game may say itself with a ``teams(options) -> list[int] | None`` method (or a
-    ``teams`` attribute holding such a list, or ``None``); otherwise :data:`TEAM_GAMES`
-    is consulted by the game's name, and any game not listed there is free-for-all.
+    Raises:
+        ValueError: not one label per seat, or teams not numbered ``0 .. T-1``.
     """
     n = game.num_seats(options)
-    attr = getattr(game, "teams", "absent")
-    if callable(attr):
-        teams = attr(options)
-    elif attr != "absent":
-        teams = attr
-    elif game.name in TEAM_GAMES:
-        teams = TEAM_GAMES[game.name](n)
-    else:
-        teams = None
+    teams_of = getattr(game, "teams", None)
+    teams = teams_of(options) if callable(teams_of) else teams_of
     if teams is not None:
         teams = [int(t) for t in teams]
         if len(teams) != n:

@@ -8,19 +8,42 @@ rule as implemented, with the decisions taken where the texts are silent, is in
 
 from __future__ import annotations
 
+from argparse import ArgumentTypeError
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from ...core import Game, register
+from ...core import CliOption, Game, register
 from ...errors import IllegalAction
 from . import notation
 from .notation import Ask, AskBook, Give, LayBooks
 from .rules import (OPTION_SPECS, check_options, deck_cards, game_ranks, game_suits, next_seat,
                     rank_cards, sort_hand, stock_size)
 from .state import GoFishState
+
+
+def _precision(text: str) -> float:
+    """The value of ``--precision``: a standard error target, a number above 0 and below 0.5."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < v < 0.5:
+        raise ArgumentTypeError(f"must be above 0 and below 0.5, not {text}")
+    return v
+
+
+def _gigabytes(text: str) -> float:
+    """The value of ``--exact-memory``: a memory size in GB, a number above 0 (at most 1000)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < v <= 1000:
+        raise ArgumentTypeError(f"must be above 0 and at most 1000 (GB), not {text}")
+    return v
 
 
 class GoFishGame(Game):
@@ -127,6 +150,57 @@ class GoFishGame(Game):
         """Parse an ``ask``/``give``/``lay_books``/``ask_book`` action object (see :mod:`.notation`)."""
         return notation.action_from_json(obj)
 
+
+    # ------------------------------------------------------------------ doors
+    cli_options = (
+        CliOption("--precision", "precision", _precision, "SE",
+                  "where the Go Fish belief has to sample (3+ players, many unseen draws): sample "
+                  "until the largest estimated standard error of a probability is at most SE "
+                  "(above 0, below 0.5; e.g. 0.003; slower: see docs/gofish-belief.md), or at most 20 000 steps (the "
+                  "output then says the target was not reached). Exact answers meet any SE"),
+        CliOption("--exact-memory", "exact_memory", _gigabytes, "GB",
+                  "Go Fish with 3+ players: past 14 unseen draws (4 players; 17 with 3) the "
+                  "belief is summed exactly over every unseen draw when its tables fit in GB "
+                  "gigabytes (default about 1.6), or in up to 32 parts that each fit (slower), "
+                  "else sampled. More memory: fewer parts, faster exact answers"),
+    )
+
+    def tracker_class(self) -> type:
+        """:class:`~.belief.GoFishBelief`."""
+        from .belief import GoFishBelief  # noqa: PLC0415
+
+        return GoFishBelief
+
+    def tracker_settings(self, values: Mapping[str, Any], progress=None) -> dict:
+        """The draw engine's options from ``--precision`` and ``--exact-memory`` (GB of tables,
+        as ``exact_cells``), and the ``progress`` callback (planning, part k of n)."""
+        opts: dict[str, Any] = {"progress": progress}
+        if values.get("precision") is not None:
+            opts["precision"] = values["precision"]
+        if values.get("exact_memory") is not None:
+            from .draws.settings import CELL_BYTES  # noqa: PLC0415
+
+            opts["exact_cells"] = int(values["exact_memory"] * 1e9 / CELL_BYTES)
+        return {"draw_options": opts}
+
+    def hint_engine(self):
+        """:func:`~.hints.gofish_hint`: asks, holdings and face-down books."""
+        from .hints import gofish_hint  # noqa: PLC0415
+
+        return gofish_hint
+
+    def agent_classes(self) -> tuple[type, ...]:
+        """``random``, ``peer``, ``belief`` and ``openspiel-ismcts`` (:mod:`.agents`, :mod:`.codec`)."""
+        from .agents import AGENTS  # noqa: PLC0415
+        from .codec import GoFishISMCTSAgent  # noqa: PLC0415
+
+        return (*AGENTS, GoFishISMCTSAgent)
+
+    def codec_class(self) -> type:
+        """:class:`~.codec.GoFishCodec`."""
+        from .codec import GoFishCodec  # noqa: PLC0415
+
+        return GoFishCodec
 
 GAME = register(GoFishGame())
 

@@ -104,6 +104,36 @@ class LiteratureGame(Game):
         """Parse an ``ask``/``claim``/``pass``/``next`` action object (see :mod:`.notation`)."""
         return notation.action_from_json(obj)
 
+    # ------------------------------------------------------------------ doors
+    def teams(self, options: dict) -> list[int]:
+        """Two teams: even seats (team 0) and odd seats (team 1)."""
+        return [team_of(s) for s in range(options["players"])]
+
+    def tracker_class(self) -> type:
+        """:class:`~.belief.LiteratureBelief` (exact counting)."""
+        from .belief import LiteratureBelief  # noqa: PLC0415
+
+        return LiteratureBelief
+
+    def hint_engine(self):
+        """:func:`~.hints.literature_hint`: claims, asks and the belief table."""
+        from .hints import literature_hint  # noqa: PLC0415
+
+        return literature_hint
+
+    def agent_classes(self) -> tuple[type, ...]:
+        """``random``, ``peer``, ``belief`` and ``openspiel-ismcts`` (:mod:`.agents`, :mod:`.codec`)."""
+        from .agents import AGENTS  # noqa: PLC0415
+        from .codec import LiteratureISMCTSAgent  # noqa: PLC0415
+
+        return (*AGENTS, LiteratureISMCTSAgent)
+
+    def codec_class(self) -> type:
+        """:class:`~.codec.LiteratureCodec`."""
+        from .codec import LiteratureCodec  # noqa: PLC0415
+
+        return LiteratureCodec
+
 
 GAME = register(LiteratureGame())
 

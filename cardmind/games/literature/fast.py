@@ -2,16 +2,16 @@
 
 :func:`~cardmind.agents.match.play_game` plays through the general agent interface: a
 referee state checks every action, every seat keeps its own view state (which checks every
-event again) and its own :class:`~cardmind.belief.certain.CertainKnowledge`. That is the
+event again) and its own :class:`~cardmind.games.literature.certain.CertainKnowledge`. That is the
 path every player uses, and it stays the reference. This module plays the same games
-between ``random`` players (:class:`cardmind.agents.literature.RandomAgent`) as one
+between ``random`` players (:class:`cardmind.games.literature.agents.base.RandomAgent`) as one
 complete-information loop, for measuring the engine alone and for bulk statistics:
 
 * the referee is a few bitmasks (who holds each card, each hand, the sets in play), and the
   actions are known to be legal, so nothing is re-checked (the tests replay the records
   through :class:`~cardmind.games.literature.state.LiteratureState`);
 * a random player claims exactly the sets it knows for certain, so every seat's
-  :class:`~cardmind.belief.certain.CertainKnowledge` is still kept, event by event, by the
+  :class:`~cardmind.games.literature.certain.CertainKnowledge` is still kept, event by event, by the
   same rules; but all seats' knowledge is kept at once, side by side in the lanes of wide
   integers (:class:`~cardmind.games.literature.fast_certain.LaneKnowledge`), so the
   common steps cost one operation for every seat;
@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from ...belief.certain import deck_tables
+from .certain import deck_tables
 from . import GAME
 from .fast_certain import LaneKnowledge
 from .rules import set_cards, set_names

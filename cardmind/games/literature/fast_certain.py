@@ -1,4 +1,4 @@
-"""Every seat's certain knowledge at once: :class:`~cardmind.belief.certain.CertainKnowledge`
+"""Every seat's certain knowledge at once: :class:`~cardmind.games.literature.certain.CertainKnowledge`
 for all observers, side by side in the lanes of wide integers (for :mod:`.fast`).
 
 ``CertainKnowledge`` keeps, for one observer, bitmasks: per card the seats that may hold
@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from ...belief.certain import deck_tables
+from .certain import deck_tables
 from .rules import deal_sizes
 
 W = 64  # lane width

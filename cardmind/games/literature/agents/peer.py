@@ -3,7 +3,7 @@
 What it does (issue 3, "peer"):
 
 * Certain facts are propagated to a fixpoint by
-  :class:`~cardmind.belief.certain.CertainKnowledge` (hits, misses, "at least one of"
+  :class:`~cardmind.games.literature.certain.CertainKnowledge` (hits, misses, "at least one of"
   clauses from every ask, full hands, free slots equal to possible cards, single possible
   holders).
 * Its hit probability for asking seat ``t`` for card ``c`` is ``t``'s share of the unknown
@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..belief.certain import CertainKnowledge
-from ..games.literature import Claim, set_cards, team_of
-from ..games.literature.notation import ChooseNext, make_claim
-from ..games.literature.rules import set_of
-from .base import register_agent
-from .literature import LiteratureAgent
+from ..certain import CertainKnowledge
+from .. import Claim, set_cards, team_of
+from ..notation import ChooseNext, make_claim
+from ..rules import set_of
+from .base import LiteratureAgent
 
 W_HIT = 1.0
 W_PROGRESS = 0.3
@@ -35,7 +34,6 @@ W_NARROW = 0.1
 CLAIM_THRESHOLD = 0.8
 
 
-@register_agent
 class PeerAgent(LiteratureAgent):
     """The baseline Literature bot (see the module docstring)."""
 

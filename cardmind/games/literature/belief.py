@@ -27,12 +27,13 @@ from functools import lru_cache
 from math import comb, factorial
 from typing import Any
 
-from ..errors import Contradiction, IllegalAction
-from ..games.literature import GAME as LITERATURE
-from ..games.literature.rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
+from ...belief.tracker import Tracker
+from ...errors import Contradiction, IllegalAction
+from . import GAME as LITERATURE
+from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
 import numpy as np
 
-from .blocks import BlockProduct, pick_weighted
+from ...belief.blocks import BlockProduct, pick_weighted
 
 
 # ----------------------------------------------------------------------------- facts
@@ -209,7 +210,7 @@ def _class_polynomial(k: int, shape: tuple, clause_seats: tuple[int, ...]):
 
 
 # ----------------------------------------------------------------------------- the tracker
-class LiteratureBelief:
+class LiteratureBelief(Tracker):
     """The exact constraint-only posterior of one observer in a Literature game.
 
     Build it from a player's record with :meth:`from_record`, or from the options and the
@@ -243,34 +244,6 @@ class LiteratureBelief:
         self.shown: dict[str, tuple[int, int]] = {}
         self._solved: _Solution | None = None
 
-    @classmethod
-    def from_record(cls, record, seat: int | None = None, upto_event: int | None = None) -> "LiteratureBelief":
-        """The tracker after the events of ``record`` (a :class:`~cardmind.records.Record`).
-
-        Args:
-            record: a player's record, or a complete record with ``seat`` given.
-            seat: the observer for a complete record (defaults to the record's observer).
-            upto_event: use only the first ``upto_event`` events.
-
-        Raises:
-            RecordError: an illegal event (``file:line``).
-        """
-        from ..records import RecordError  # noqa: PLC0415
-
-        if seat is None:
-            seat = record.observer
-        if seat is None:
-            raise ValueError("a complete record needs a seat to take the view of")
-        hand = record.header["hand"] if record.observer == seat and "hand" in record.header \
-            else record.header["hands"][seat]
-        b = cls(record.options, seat, hand)
-        for i, ev in enumerate(record.events[:upto_event]):
-            try:
-                b.observe(ev)
-            except IllegalAction as exc:
-                raise RecordError(record.path, record.line_of(i), f"illegal {ev['type']}: {exc.message} "
-                                                                  f"(rule: {exc.rule})", exc.rule) from None
-        return b
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Mapping[str, Any]) -> None:
@@ -520,7 +493,7 @@ class LiteratureBelief:
     def cpsat_model(self):
         """The same constraints as an OR-Tools CP-SAT model
         (:class:`~cardmind.belief.cpsat.AssignmentModel` over the unknown cards)."""
-        from .cpsat import AssignmentModel  # noqa: PLC0415 - OR-Tools loads slowly; only when asked
+        from ...belief.cpsat import AssignmentModel  # noqa: PLC0415 - OR-Tools loads slowly; only when asked
 
         cons = self.constraints()
         return AssignmentModel(cons.unknown, cons.allowed, {s: cons.caps[s] for s in cons.seats},

@@ -1,4 +1,4 @@
-"""Ranked, explained advice for a Go Fish player, built on :class:`~cardmind.belief.gofish.GoFishBelief`.
+"""Ranked, explained advice for a Go Fish player, built on :class:`~cardmind.games.gofish.belief.GoFishBelief`.
 
 :func:`gofish_hint` gives the best asks (target, rank, probability of a hit, expected cards
 won, chance of completing a book, a one-line reason), the table of how many cards of each
@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..belief.gofish import GoFishBelief, target_met
-from . import asks_only, turn_note
+from .belief import GoFishBelief, target_met
+from ...hints import asks_only, turn_note
 
 
 @dataclass

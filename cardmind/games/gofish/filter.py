@@ -1,4 +1,4 @@
-"""The vectorised Go Fish forward filter (the fast engine of :mod:`cardmind.belief.gofish`).
+"""The vectorised Go Fish forward filter (the fast engine of :mod:`cardmind.games.gofish.belief`).
 
 Same states, transitions and integer multiplicities as the reference filter in
 ``gofish.py`` (the tests check they agree exactly), organised for speed: states sharing
@@ -9,7 +9,7 @@ exact Python integers in an object array.
 
 Past the tracker's ``budget`` of states (three or more players, as a rule: the joint of every
 other seat's hidden counts is far too large) it raises ``MemoryError`` and the tracker
-switches to the draw engine (:mod:`cardmind.belief.gofish_draws`). (It used to switch to a
+switches to the draw engine (:mod:`cardmind.games.gofish.draws`). (It used to switch to a
 particle filter, which died of particle depletion: particles cannot revise the dealt hands.)
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Contradiction, IllegalAction
+from ...errors import Contradiction, IllegalAction
 
 _FACT = np.array([factorial(i) for i in range(64)], dtype=object)
 
@@ -72,7 +72,7 @@ class FastFilter:
     """Applies Go Fish events to grouped hidden states (see the module docstring).
 
     Args:
-        tracker: the :class:`~cardmind.belief.gofish.GoFishBelief` (options, observer,
+        tracker: the :class:`~cardmind.games.gofish.belief.GoFishBelief` (options, observer,
             hand, budget).
     """
 

@@ -2,18 +2,17 @@
 
 The registry keys agents by name and game, so ``resolve_agent("random", "gofish")`` gives
 this player and ``resolve_agent("random", "literature")`` the Literature one. The rule-based
-Go Fish player ``peer`` is in :mod:`cardmind.agents.gofish_peer`.
+Go Fish player ``peer`` is in :mod:`cardmind.games.gofish.agents.peer`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..games.gofish import GoFishState
-from .base import Agent, register_agent
+from ..state import GoFishState
+from ....agents.base import Agent
 
 
-@register_agent
 class GoFishRandomAgent(Agent):
     """A uniformly random legal action of its seat's view: in phase 1 an ask (any rank it
     holds, any other player with cards), the card it hands over when asked (``give: "one"``),

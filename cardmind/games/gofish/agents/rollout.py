@@ -1,10 +1,10 @@
 """Fast play-outs of Go Fish phase 1 at the level of rank counts, for the ``belief`` player's
-look-ahead (``search`` setting of :class:`~cardmind.agents.gofish_belief.GoFishBeliefAgent`).
+look-ahead (``search`` setting of :class:`~cardmind.games.gofish.agents.belief.GoFishBeliefAgent`).
 
 A **world** is a complete hidden state as counts: per seat and rank how many cards it holds,
 and the stock as a sequence of ranks (suits never matter to the play). :func:`play_out`
 plays such a world to the end of phase 1 with every seat following :func:`peer_ask`, a
-count-level form of the ``peer`` player (:mod:`cardmind.agents.gofish_peer`): the same order
+count-level form of the ``peer`` player (:mod:`cardmind.games.gofish.agents.peer`): the same order
 of asks (certain books, known holders, then the rank it holds most among the plausible
 guesses, a rank it has shown breaking ties) on the same public memory (``lo``: cards of a rank
 a seat certainly holds; ``lacks``: unseen cards a seat has gained since it was last known to

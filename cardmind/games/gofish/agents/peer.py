@@ -69,14 +69,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.gofish import Ask, AskBook, Give, GoFishState, LayBooks
-from .base import Agent, register_agent
+from .. import Ask, AskBook, Give, GoFishState, LayBooks
+from ....agents.base import Agent
 
 #: a guess is plausible when its estimated chance is at least this share of the best guess's
 PLAUSIBLE = 0.3
 
 
-@register_agent
 class GoFishPeerAgent(Agent):
     """The baseline Go Fish bot: remembers who holds which rank, completes certain books
     first, asks known holders, else the rank it holds most among the plausible asks (see the

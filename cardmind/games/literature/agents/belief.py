@@ -1,6 +1,6 @@
 """``belief``: the Literature player driven by the exact belief tracker.
 
-It keeps a :class:`~cardmind.belief.literature.LiteratureBelief` of its own view and on its
+It keeps a :class:`~cardmind.games.literature.belief.LiteratureBelief` of its own view and on its
 turn:
 
 1. claims every set its team holds for certain (exact probability 1), so it never loses a
@@ -23,16 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from ..belief.literature import LiteratureBelief
-from ..errors import Contradiction
-from ..games.literature import set_cards, team_of
-from ..games.literature.notation import ChooseNext, Pass, make_claim
-from ..games.literature.rules import set_of
-from .base import register_agent
-from .literature import LiteratureAgent
+from ..belief import LiteratureBelief
+from ....errors import Contradiction
+from .. import set_cards, team_of
+from ..notation import ChooseNext, Pass, make_claim
+from ..rules import set_of
+from .base import LiteratureAgent
 
 
-@register_agent
 class BeliefAgent(LiteratureAgent):
     """The exact-belief Literature player (see the module docstring).
 

@@ -1,6 +1,6 @@
 """Ranked, explained advice for a Literature player, built on the exact belief tracker.
 
-:func:`literature_hint` turns a :class:`~cardmind.belief.literature.LiteratureBelief` into
+:func:`literature_hint` turns a :class:`~cardmind.games.literature.belief.LiteratureBelief` into
 a :class:`LiteratureHint`: the claims worth making (each set the player's team may hold,
 its most probable assignment and the exact probability that claiming it now succeeds),
 the best asks (card, target, probability of success, a one-line reason) and the belief
@@ -14,9 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..belief.literature import LiteratureBelief
-from . import turn_note
-from ..games.literature.rules import set_cards, set_names, set_of, team_of
+from .belief import LiteratureBelief
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ...cards import card_sort_key
+from ...hints import asks_only, turn_note
+from .rules import set_cards, set_names, set_of, team_of
 
 
 @dataclass
@@ -109,6 +114,73 @@ class LiteratureHint:
             },
             "notes": self.notes,
         }
+
+    def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False) -> None:
+        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``): the claims worth
+        making, the best asks and the belief table (``tables_only``: the count and the table)."""
+        me = self.observer
+        mates = [s for s in range(self.players) if s % 2 == me % 2]
+        turn = "game over" if self.to_move is None else ("your turn" if self.your_turn else f"seat {self.to_move} to play")
+        console.print(Text(f"Literature: seat {me}'s view after {self.events} events ({turn}); "
+                           f"your team: seats {', '.join(map(str, mates))}", style="bold"))
+        console.print(f"Consistent deals: {self.consistent_deals:,}")
+        for note in self.notes:
+            if not (tables_only and asks_only(note)):
+                console.print(Text(f"Note: {note}", style="yellow"))
+        if not tables_only:
+            console.print()
+            if self.claims:
+                t = Table(title="Claims worth making (probability that claiming now succeeds)", title_justify="left")
+                t.add_column("set")
+                t.add_column("success", justify="right")
+                t.add_column("team holds", justify="right")
+                t.add_column("say who holds each card")
+                for c in self.claims[:6]:
+                    assign = "  ".join(f"{card}→{seat}" for card, seat in sorted(c.assignment.items(),
+                                                                                  key=lambda kv: card_sort_key(kv[0])))
+                    prob = "certain" if c.certain else f"{100 * c.probability:.1f}%"
+                    style = "bold green" if c.certain else None
+                    t.add_row(c.set, prob, f"{100 * c.p_team_holds:.1f}%", assign, style=style)
+                console.print(t)
+                if len(self.claims) > 6:
+                    console.print(f"({len(self.claims) - 6} more sets your team might hold; see --json)")
+            else:
+                console.print("Claims: none: the game is over." if self.to_move is None else
+                              "Claims: your team cannot hold all six cards of any set yet.")
+            console.print()
+            if self.asks:
+                t = Table(title="Best asks", title_justify="left")
+                t.add_column("#", justify="right")
+                t.add_column("ask")
+                t.add_column("success", justify="right")
+                t.add_column("why")
+                for i, a in enumerate(self.asks, 1):
+                    style = "bold green" if a.probability >= 1 else None
+                    t.add_row(str(i), f"{a.card} from seat {a.target}", f"{100 * a.probability:.1f}%", a.reason,
+                              style=style)
+                console.print(t)
+            else:
+                console.print("Asks: none possible now.")
+        if show_table:
+            console.print()
+            t = Table(title="Belief: % chance each seat holds each card now (· = impossible)", title_justify="left")
+            t.add_column("set")
+            t.add_column("card")
+            for s in range(self.players):
+                t.add_column(_seat_label(s, me), justify="right")
+            for set_name, cards in self.sets.items():
+                first = True
+                for c in cards:
+                    d = self.marginals.get(c, {})
+                    cells = []
+                    for s in range(self.players):
+                        p = d.get(s, 0.0)
+                        txt = _cell(p)
+                        cells.append(Text(txt, style="bold" if p >= 1 else ("dim" if p <= 0 else "")))
+                    t.add_row(set_name if first else "", c, *cells)
+                    first = False
+                t.add_section()
+            console.print(t)
 
 
 def _pct(p: float) -> str:
@@ -207,3 +279,21 @@ def _asks_if_on_turn(belief: LiteratureBelief):
         return []
     st.turn = belief.observer
     return st.legal_asks(belief.observer)
+
+
+def _seat_label(seat: int, me: int) -> str:
+    if seat == me:
+        return f"{seat} you"
+    return f"{seat} mate" if seat % 2 == me % 2 else f"{seat} opp"
+
+
+def _cell(p: float) -> str:
+    if p <= 0:
+        return "·"
+    if p >= 1:
+        return "100"
+    if p < 0.005:
+        return "<1"
+    if p > 0.995:
+        return ">99"
+    return f"{100 * p:.0f}"

@@ -36,15 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from ..belief.literature import LiteratureBelief
-from ..core import Result, State
-from ..games.literature import LiteratureState
-from ..games.literature.notation import Ask, ChooseNext, Claim, Pass
-from ..games.literature.rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
-from .codec import ActionCodec, register_codec
+from .belief import LiteratureBelief
+from ...core import Result, State
+from .state import LiteratureState
+from .notation import Ask, ChooseNext, Claim, Pass
+from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
+from ...adapters.codec import ActionCodec
+from ...adapters.openspiel_agent import ISMCTSAgent
 
 
-@register_codec
 class LiteratureCodec(ActionCodec):
     """Literature (see the module docstring for the ids)."""
 
@@ -313,7 +313,7 @@ class LiteratureCodec(ActionCodec):
         """Exactly uniform among the deals consistent with ``seat``'s information
         (:meth:`LiteratureBelief.sample_hands`, the exact counting sampler); the complete
         state is the current one with the hidden hands replaced (every event is public)."""
-        from .world import World  # noqa: PLC0415
+        from ...adapters.world import World  # noqa: PLC0415
 
         st: LiteratureState = world.state
         b = self.belief(world, seat)
@@ -367,3 +367,11 @@ class LiteratureCodec(ActionCodec):
 
 
 __all__ = ["LiteratureCodec"]
+
+
+class LiteratureISMCTSAgent(ISMCTSAgent):
+    """``openspiel-ismcts`` for Literature (adds the ``claims`` setting)."""
+
+    games = ("literature",)
+    default_settings = {**ISMCTSAgent.default_settings, "claims": "known"}
+    codec_settings = ("claims",)

@@ -1,5 +1,5 @@
 """``belief``: the Go Fish player driven by the belief tracker
-(:class:`~cardmind.belief.gofish.GoFishBelief`, exact for two players).
+(:class:`~cardmind.games.gofish.belief.GoFishBelief`, exact for two players).
 
 Phase 1, on its turn, it scores every (player, rank) ask by its expected value::
 
@@ -29,11 +29,11 @@ measures it.
 **Look-ahead** (settings ``search``, ``search_width``, ``search_players``; on at tables of three
 or more players): unless a hit is certain, the ``search_width`` best asks by EV are each played
 out to the end of phase 1 in the same ``search`` worlds (every seat then playing a count-level
-``peer``, :mod:`.gofish_rollout`), and the ask that wins most often is chosen. The worlds come
+``peer``, :mod:`.rollout`), and the ask that wins most often is chosen. The worlds come
 from the exact posterior when the tracker's answer is exact
-(:meth:`~cardmind.belief.gofish.GoFishBelief.sample_hidden`); where it could only sample they
+(:meth:`~cardmind.games.gofish.belief.GoFishBelief.sample_hidden`); where it could only sample they
 come from the draw engine's sampler (approximate), or, with ``sampled_worlds: "memory"``, fit
-the public memory (:func:`.gofish_rollout.memory_worlds`: a rougher approximation). With two
+the public memory (:func:`.rollout.memory_worlds`: a rougher approximation). With two
 players it did not beat the EV against ``peer`` (``docs/strength.md``), so it is off there by
 default.
 """
@@ -45,12 +45,12 @@ from typing import Any
 
 import numpy as np
 
-from ..belief.gofish import GoFishBelief
-from ..errors import Contradiction
-from ..games.gofish import Ask, AskBook, Give, GoFishState, LayBooks
-from .base import Agent, register_agent
-from .gofish_peer import PLAUSIBLE, GoFishPeerAgent
-from .gofish_rollout import Memory, memory_worlds, play_out
+from ..belief import GoFishBelief
+from ....errors import Contradiction
+from .. import Ask, AskBook, Give, GoFishState, LayBooks
+from ....agents.base import Agent
+from .peer import PLAUSIBLE, GoFishPeerAgent
+from .rollout import Memory, memory_worlds, play_out
 
 #: the player's draw-engine settings (see ``docs/gofish-belief.md``)
 AGENT_STEPS = 8
@@ -63,7 +63,6 @@ AGENT_ENUM_LEAVES = 2
 AGENT_SUPPORT_LOG10 = -1.0  # never narrow the draws' ranks with CP-SAT (about 1 s a time)
 
 
-@register_agent
 class GoFishBeliefAgent(Agent):
     """The belief-driven Go Fish player (see the module docstring).
 
@@ -85,12 +84,12 @@ class GoFishBeliefAgent(Agent):
             probabilities.
         search: worlds per move of the look-ahead (0 turns it off): the candidate asks are
             played out to the end of phase 1 in the same worlds, every seat then playing a
-            count-level ``peer`` (:mod:`.gofish_rollout`), and the ask winning most often is
+            count-level ``peer`` (:mod:`.rollout`), and the ask winning most often is
             chosen (see :meth:`_search`).
         sampled_worlds: where the look-ahead's worlds come from on the moves the tracker could
             only sample: ``"chain"`` (default: the draw engine's sampler goes on and each of
             its steps gives worlds, closer to the posterior) or ``"memory"`` (they fit the
-            public memory, :func:`.gofish_rollout.memory_worlds`). Elsewhere the worlds are
+            public memory, :func:`.rollout.memory_worlds`). Elsewhere the worlds are
             exact posterior draws. ``docs/strength.md`` compares the two (4 players: 27.5%
             against 23.6% on the same 400 games, at about the same time per move).
         search_width: candidate asks the look-ahead compares (the best by EV, or by ``peer``'s
@@ -103,7 +102,7 @@ class GoFishBeliefAgent(Agent):
             which a player with memory can then ask it for with certainty (0 disables).
         steps, block, exchanges, record_block, exact_free, enum_nodes, enum_leaves, support_log10:
             the settings of the tracker's draw
-            engine (3+ players, see :mod:`cardmind.belief.gofish_draws`). The player's
+            engine (3+ players, see :mod:`cardmind.games.gofish.draws`). The player's
             defaults are cheaper than the tracker's (few Gibbs steps per move; the chain is
             continued from move to move): ``docs/gofish-belief.md`` measures what that costs
             in accuracy.
@@ -347,14 +346,14 @@ class GoFishBeliefAgent(Agent):
         the one whose play-outs to the end of phase 1 win most often. ``search`` worlds are
         drawn from the exact posterior (:meth:`GoFishBelief.sample_hidden`), with the stock
         in a random order; every candidate is played out in the same worlds, then every seat
-        plays the count-level ``peer`` (:mod:`.gofish_rollout`). The score of a play-out is
+        plays the count-level ``peer`` (:mod:`.rollout`). The score of a play-out is
         this seat's result (1 a win, 0.5 a shared first place, 0 a loss) plus 0.01 per book
         of margin over the best other seat.
 
         With ``approx`` (the tracker could only sample: ``sampled: "search"``) the candidates
         are ranked by ``peer``'s chance of a hit and the worlds come from the draw engine's
         sampler (``sampled_worlds: "chain"``) or fit the public memory only
-        (:func:`.gofish_rollout.memory_worlds`, ``"memory"``). Without it the worlds are exact
+        (:func:`.rollout.memory_worlds`, ``"memory"``). Without it the worlds are exact
         posterior draws (the memory's, should the tracker have none).
 
         Returns ``None`` (use the EV) when a hit is certain (it keeps the turn: the look-ahead

@@ -2,7 +2,7 @@
 
 This is the bookkeeping of the strongest published Literature bots, rebuilt as the
 ``peer`` baseline (issue 3) and used by the ``random`` player to know when a claim is
-certain. Unlike :mod:`cardmind.belief.literature` it does not count deals: it keeps, for
+certain. Unlike :mod:`cardmind.games.literature.belief` it does not count deals: it keeps, for
 every card in play, the seats that may hold it *now*, and applies these rules until
 nothing changes:
 
@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from ..games.literature.rules import deal_sizes, deck_cards, set_cards, set_names, set_of
+from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of
 
 
 @lru_cache(maxsize=None)

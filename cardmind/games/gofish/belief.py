@@ -28,7 +28,7 @@ card identities and stock positions that realise it):
 The sum of the weights is the exact number of consistent deals, and every probability is a
 ratio of exact integers. The number of states can grow beyond what is practical with three
 or more players (every other seat's hand is part of the joint state); past ``budget`` states
-the tracker switches to the **draw engine** (:mod:`.gofish_draws`): the hidden quantities are
+the tracker switches to the **draw engine** (:mod:`.draws`): the hidden quantities are
 the dealt hands and the ranks of the unseen draws; given those ranks the count is a block
 product over ranks. It sums over the ranks of up to ``exact_free`` unseen draws exactly (in
 floating point once the counts pass 64 bits: :attr:`mode` ``"enumerated"``); past that (by
@@ -51,8 +51,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Contradiction, IllegalAction
-from ..games.gofish.rules import game_ranks, game_suits
+from ...belief.tracker import Tracker
+from ...errors import Contradiction, IllegalAction
+from .rules import game_ranks, game_suits
 
 State = tuple  # (h: tuple, pub: tuple[frozenset], bk: tuple[(rank, owner)], pend: tuple | None)
 
@@ -60,7 +61,7 @@ DEFAULT_BUDGET = 200_000
 DEFAULT_PARTICLES = 4000
 
 
-class GoFishBelief:
+class GoFishBelief(Tracker):
     """The posterior of one observer in a Go Fish game (see the module docstring).
 
     Args:
@@ -68,13 +69,13 @@ class GoFishBelief:
         observer: the observer's seat.
         hand: the observer's dealt cards.
         budget: most states the exact joint filter keeps; past it (three or more players, as
-            a rule) the tracker switches to the draw engine (:mod:`.gofish_draws`).
+            a rule) the tracker switches to the draw engine (:mod:`.draws`).
         particles: unused (kept for compatibility: the particle filter was replaced by the
             draw engine).
         seed: seed of the draw engine's sampler (results are reproducible).
         exact_only: never approximate: raise ``MemoryError`` when neither the joint filter
             nor the draw engine's enumeration can answer exactly.
-        engine: ``"fast"`` (the vectorised joint filter of :mod:`.gofish_filter`, then the
+        engine: ``"fast"`` (the vectorised joint filter of :mod:`.filter`, then the
             draw engine past the budget), ``"draws"`` (the draw engine only) or
             ``"reference"`` (the plain joint filter of this module; the tests check they agree).
         steps: blocked Gibbs steps per query of the draw engine in approximate mode (the
@@ -82,16 +83,16 @@ class GoFishBelief:
         block: draws the draw engine redraws together per step (and sums over exactly).
         exact_free: the draw engine's exact mode sums over this many last draws in the
             block product and enumerates the others (default: as many as its tables' size
-            surely allows, :func:`~.gofish_draws.auto_exact_free`: 14 with 4 players and 6
+            surely allows, :func:`~.draws.auto_exact_free`: 14 with 4 players and 6
             cards dealt, 17 with 3, 11 with 5, 10 with 6; and past that every unseen draw
-            when the live subsets fit ``gofish_draws.EXACT_TABLE_CELLS``, the draw option
+            when the live subsets fit ``draws.settings.EXACT_TABLE_CELLS``, the draw option
             ``exact_cells``, or the sum cut into at most ``EXACT_SPLIT_PARTS`` parts that
             each fit, the draw option ``exact_split``; an ``exact_free`` given turns that off).
         enum_nodes, enum_leaves: budgets of the draw engine's exact enumeration.
         exchanges: rank exchange moves per Gibbs step of the draw engine.
         record_block: draws the draw engine sums over exactly in each step's estimate.
         draw_options: further attributes of the draw engine to set (``support_log10``,
-            ``enum_memo``, ``recent``, ...; see :class:`~.gofish_draws.DrawEngine`).
+            ``enum_memo``, ``recent``, ...; see :class:`~.draws.DrawEngine`).
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -104,7 +105,7 @@ class GoFishBelief:
                  enum_nodes: int | None = None, enum_leaves: int | None = None, block: int | None = None,
                  exact_free: int | None = None, exchanges: int | None = None,
                  record_block: int | None = None, draw_options: Mapping[str, Any] | None = None):
-        from ..core import get_game  # noqa: PLC0415
+        from ...core import get_game  # noqa: PLC0415
 
         self.game = get_game("gofish")
         self.options = self.game.parse_options(options)
@@ -130,15 +131,15 @@ class GoFishBelief:
         if engine not in ("fast", "reference", "draws"):
             raise ValueError(f"unknown engine {engine!r}")
         self.engine = engine
-        from . import gofish_draws  # noqa: PLC0415
+        from .draws import settings as draw_settings  # noqa: PLC0415
 
-        self.steps = gofish_draws.DEFAULT_STEPS if steps is None else steps
-        self.enum_nodes = gofish_draws.DEFAULT_ENUM_NODES if enum_nodes is None else enum_nodes
-        self.enum_leaves = gofish_draws.DEFAULT_ENUM_LEAVES if enum_leaves is None else enum_leaves
-        self.block = gofish_draws.DEFAULT_BLOCK if block is None else block
-        self.exact_free = exact_free   # None: gofish_draws.auto_exact_free
-        self.exchanges = gofish_draws.DEFAULT_EXCHANGES if exchanges is None else exchanges
-        self.record_block = gofish_draws.DEFAULT_RECORD_BLOCK if record_block is None else record_block
+        self.steps = draw_settings.DEFAULT_STEPS if steps is None else steps
+        self.enum_nodes = draw_settings.DEFAULT_ENUM_NODES if enum_nodes is None else enum_nodes
+        self.enum_leaves = draw_settings.DEFAULT_ENUM_LEAVES if enum_leaves is None else enum_leaves
+        self.block = draw_settings.DEFAULT_BLOCK if block is None else block
+        self.exact_free = exact_free   # None: draws.auto_exact_free
+        self.exchanges = draw_settings.DEFAULT_EXCHANGES if exchanges is None else exchanges
+        self.record_block = draw_settings.DEFAULT_RECORD_BLOCK if record_block is None else record_block
         self._draw_opts = dict(draw_options or {})
         self._ff = None
         self._draws = None
@@ -150,28 +151,6 @@ class GoFishBelief:
         self._cache: tuple[int, Any] | None = None
         self._world_cache: tuple | None = None  # (key, worlds, probabilities) of sample_hidden
 
-    @classmethod
-    def from_record(cls, record, seat: int | None = None, upto_event: int | None = None, **kwargs) -> "GoFishBelief":
-        """The tracker after the events of ``record`` (a player's record, or a complete record
-        seen from ``seat``: its events are redacted for that seat).
-
-        Raises:
-            RecordError: an illegal event (``file:line``).
-        """
-        from ..records import RecordError  # noqa: PLC0415
-
-        if seat is None:
-            seat = record.observer
-        if "hands" in record.header and record.observer != seat:
-            record = record.for_seat(seat)
-        b = cls(record.options, seat, record.header["hand"], **kwargs)
-        for i, ev in enumerate(record.events[:upto_event]):
-            try:
-                b.observe(ev)
-            except IllegalAction as exc:
-                raise RecordError(record.path, record.line_of(i), f"illegal {ev['type']}: {exc.message} "
-                                                                  f"(rule: {exc.rule})", exc.rule) from None
-        return b
 
     def observe(self, event: Mapping[str, Any]) -> None:
         """Add one event as the observer saw it (checked against the rules)."""
@@ -221,7 +200,7 @@ class GoFishBelief:
         """The fast filter advanced to every event, and its groups as of now (raises
         ``MemoryError`` past the budget)."""
         if self._ff is None:
-            from .gofish_filter import FastFilter  # noqa: PLC0415
+            from .filter import FastFilter  # noqa: PLC0415
 
             self._ff = FastFilter(self)
         key = (len(self.events), self.settled)
@@ -232,7 +211,7 @@ class GoFishBelief:
 
     def _draw_engine(self):
         if self._draws is None:
-            from .gofish_draws import DrawEngine  # noqa: PLC0415
+            from .draws import DrawEngine  # noqa: PLC0415
 
             self._draws = DrawEngine(self, steps=self.steps, enum_nodes=self.enum_nodes,
                                      enum_leaves=self.enum_leaves, block=self.block,
@@ -307,7 +286,7 @@ class GoFishBelief:
     def stderr(self) -> float | None:
         """The largest estimated standard error of any holdings probability when the answers
         were sampled (mode ``"mcmc"``: batch means over the chain, see
-        :mod:`.gofish_draws`), else ``None`` (exact, or exact up to rounding; also a sampled
+        :mod:`.draws`), else ``None`` (exact, or exact up to rounding; also a sampled
         answer of fewer than 4 steps per seat, too few to estimate it)."""
         if self.engine == "reference":
             return None
@@ -523,7 +502,7 @@ class GoFishBelief:
         Independent and exact from the joint filter (two players, and small games) and from
         the draw engine when its answer is exact (:attr:`mode` ``exact`` or ``enumerated``);
         in mode ``mcmc`` the draw engine's chain goes on and the draws are approximate and
-        correlated (:meth:`.gofish_draws.DrawEngine.sample_worlds`). ``None`` with the
+        correlated (:meth:`.draws.DrawEngine.sample_worlds`). ``None`` with the
         ``reference`` engine, and while dealt books are still being laid in a game the draw
         engine tracks.
 

@@ -26,15 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Result, State
-from ..errors import IllegalAction
-from ..games.gofish import GoFishState
-from ..games.gofish.notation import Ask, AskBook, Give, LayBooks
-from ..games.gofish.rules import deck_cards, game_ranks
-from .codec import ActionCodec, register_codec
+from ...core import Result, State
+from ...errors import IllegalAction
+from .state import GoFishState
+from .notation import Ask, AskBook, Give, LayBooks
+from .rules import deck_cards, game_ranks
+from ...adapters.codec import ActionCodec
+from ...adapters.openspiel_agent import ISMCTSAgent
 
 
-@register_codec
 class GoFishCodec(ActionCodec):
     """Bulgarian Go Fish (see the module docstring for the ids)."""
 
@@ -244,7 +244,7 @@ class GoFishResampler:
     action of the log on it: it is kept only when the seat would have seen exactly the same
     events (this also enforces what the walk does not, such as books that must be laid at
     once). Choices are random but not weighted by how many deals follow from them, so some
-    consistent deals are more likely than others; ``cardmind.belief.gofish.GoFishBelief``
+    consistent deals are more likely than others; ``cardmind.games.gofish.belief.GoFishBelief``
     counts them exactly but cannot sample deals yet.
 
     Raises:
@@ -664,7 +664,7 @@ class GoFishResampler:
         return {"hands": hands, "stock": stock}
 
     def _replay(self, world, header: dict, decisions: list[tuple[int, Any]]):
-        from .world import World  # noqa: PLC0415
+        from ...adapters.world import World  # noqa: PLC0415
 
         codec = self.codec
         w = World(codec, 10 ** 9, world.truncation)
@@ -695,3 +695,9 @@ def _resample(self, world, seat: int, rng: np.random.Generator):
 
 
 GoFishCodec.resample = _resample
+
+
+class GoFishISMCTSAgent(ISMCTSAgent):
+    """``openspiel-ismcts`` for Go Fish."""
+
+    games = ("gofish",)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.literature import Ask, ChooseNext, Claim, LiteratureState, Pass, set_cards, set_names, team_of
-from ..games.literature.notation import make_claim
-from ..belief.certain import CertainKnowledge
-from .base import Agent, register_agent
+from .. import Ask, ChooseNext, Claim, LiteratureState, Pass, set_cards, set_names, team_of
+from ..notation import make_claim
+from ..certain import CertainKnowledge
+from ....agents.base import Agent
 
 
 class LiteratureAgent(Agent):
@@ -63,7 +63,6 @@ class LiteratureAgent(Agent):
         return make_claim(self.seat, name, a, set_cards(name))
 
 
-@register_agent
 class RandomAgent(LiteratureAgent):
     """A uniformly random legal ask; it claims only a set whose six locations it knows for
     certain (and guesses a claim only when no ask is possible).

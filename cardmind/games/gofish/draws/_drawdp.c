@@ -1,7 +1,7 @@
 /*
- * Fast path of the Go Fish draw engine's block product (cardmind.belief.gofish_draws._DP):
+ * Fast path of the Go Fish draw engine's block product (cardmind.games.gofish.draws.dp._DP):
  * the two gather-and-sum kernels of its dense dynamic programme, in place, without the
- * (rows x usages x states) temporaries numpy needs. The numpy code in gofish_draws.py is the
+ * (rows x usages x states) temporaries numpy needs. The numpy code in draws/dp.py is the
  * reference; tests/test_gofish_drawdp.py checks that both give the same numbers.
  *
  * Arrays are passed through the buffer protocol (numpy arrays, C-contiguous); values are

@@ -1,0 +1,175 @@
+"""The layers of ``docs/architecture.md``: the shared packages never name a built-in game.
+
+Every module of cardmind outside ``cardmind/games/`` is parsed and its code (not its
+docstrings, not its comments) is searched for a built-in game's name: in identifiers,
+attribute names, imported modules and string literals. A shared layer that picks a game by
+name, imports a game's module or says "Go Fish" in a message fails here; it should ask the
+registered ``Game`` instead (``Game.teams``, ``tracker_class``, ``hint_engine``,
+``agent_classes``, ``codec_class``, ``cli_options``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import cardmind
+from cardmind.core import get_game
+
+ROOT = Path(cardmind.__file__).resolve().parent
+BUILTIN = ("literature", "gofish")
+
+
+def _pattern() -> re.Pattern:
+    words = set()
+    for name in BUILTIN:
+        g = get_game(name)
+        words.add(re.escape(g.name))
+        # the title's leading words too ("Literature", "Go Fish", "GoFish", "go_fish")
+        for part in re.findall(r"[A-Za-z]+(?: [A-Za-z]+)?", g.title.replace("Bulgarian ", ""))[:1]:
+            words.add(r"[\s_-]?".join(re.escape(w) for w in part.split()))
+    return re.compile("|".join(sorted(words)), re.IGNORECASE)
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                out.add(id(body[0].value))
+    return out
+
+
+def _names(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, text) of every identifier and string literal of the code (docstrings left out)."""
+    docs = _docstring_nodes(tree)
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Name):
+            out.append((line, node.id))
+        elif isinstance(node, ast.Attribute):
+            out.append((line, node.attr))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.append((line, node.name))
+        elif isinstance(node, ast.arg):
+            out.append((line, node.arg))
+        elif isinstance(node, ast.keyword) and node.arg:
+            out.append((line, node.arg))
+        elif isinstance(node, ast.alias):
+            out.append((line, node.name))
+            if node.asname:
+                out.append((line, node.asname))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.append((line, node.module))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            out.append((line, node.value))
+    return out
+
+
+def shared_modules() -> list[Path]:
+    """Every Python module of cardmind outside ``cardmind/games/``."""
+    return sorted(p for p in ROOT.rglob("*.py") if "games" not in p.relative_to(ROOT).parts[:1])
+
+
+def violations(path: Path, pattern: re.Pattern) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return [f"{path.relative_to(ROOT.parent)}:{line}: {text[:80]!r}"
+            for line, text in _names(tree) if pattern.search(text)]
+
+
+def test_the_search_finds_what_it_should():
+    """The checker itself: it flags game names in code and strings, and skips docstrings."""
+    pat = _pattern()
+    src = ('"""Literature and Go Fish are named here: fine."""\n'
+           'from .games.gofish import belief\n'
+           'def f():\n    """Go Fish again: fine."""\n    return name == "literature"\n'
+           'class GoFishThing: pass\n'
+           'x = f"the {name} of Go Fish"\n'
+           '# gofish in a comment is fine\n')
+    tree = ast.parse(src)
+    hits = sorted({text for _, text in _names(tree) if pat.search(text)})
+    assert hits == [" of Go Fish", "GoFishThing", "games.gofish", "literature"]
+
+
+def test_shared_layers_name_no_game():
+    pat = _pattern()
+    mods = shared_modules()
+    assert len(mods) > 20 and ROOT / "cli.py" in mods and not any("games" in p.parts for p in mods)
+    found = [v for p in mods for v in violations(p, pat)]
+    assert found == [], "the shared layers name a built-in game:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_each_game_is_one_package(name):
+    """Everything specific to a game lives in its package: the shared packages have no module
+    named after it."""
+    stray = [p for p in shared_modules() if name in p.stem.lower()]
+    assert stray == []
+    assert (ROOT / "games" / name / "__init__.py").exists()
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import of a cardmind module (relative ones resolved)."""
+    mod = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
+    # the package a relative import starts from: the module's own for an __init__.py
+    package = mod.removesuffix(".__init__") if path.name == "__init__.py" else mod.rpartition(".")[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            out.append((node.lineno, target))
+            out += [(node.lineno, f"{target}.{a.name}") for a in node.names]
+    return [(ln, m) for ln, m in out if m == "cardmind" or m.startswith("cardmind.")]
+
+
+#: what each layer must not import (docs/architecture.md)
+LOWER = ("cardmind.errors", "cardmind.cards", "cardmind.core", "cardmind.records", "cardmind.plugins",
+         "cardmind.belief", "cardmind.hints", "cardmind.agents")
+UPPER = ("cardmind.protocol", "cardmind.tournament", "cardmind.cli")
+
+
+def _is(mod: str, prefixes) -> bool:
+    return any(mod == p or mod.startswith(p + ".") for p in prefixes)
+
+
+def test_layers_point_down():
+    """Games and adapters never import the protocol, the tournament or the CLI; the lower shared
+    layers import none of those nor the adapters; no shared module imports a game's modules (only ``core``
+    imports the ``cardmind.games`` package, whose ``load_all`` lists the built-in games)."""
+    bad = []
+    for path in sorted(ROOT.rglob("*.py")):
+        mod = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
+        for line, target in _imports(path):
+            where = f"{path.relative_to(ROOT.parent)}:{line} imports {target}"
+            if _is(mod, ("cardmind.games",)):
+                if _is(target, UPPER):
+                    bad.append(where)
+            else:
+                if _is(target, ("cardmind.games",)) and not (mod == "cardmind.core" and target in (
+                        "cardmind.games", "cardmind.games.load_all")):
+                    bad.append(where)
+                if _is(mod, LOWER) and _is(target, UPPER + ("cardmind.adapters",)):
+                    bad.append(where)
+                if _is(mod, ("cardmind.adapters",)) and _is(target, UPPER):
+                    bad.append(where)
+    assert bad == [], "imports against the layers:\n" + "\n".join(bad)
+
+
+def test_the_import_check_resolves_relative_imports():
+    """The checker itself, on a game module with relative imports up and across packages."""
+    path = ROOT / "games" / "literature" / "hints.py"
+    found = {m for _, m in _imports(path)}
+    assert "cardmind.hints.asks_only" in found and "cardmind.games.literature.belief" in found
