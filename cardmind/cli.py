@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from . import __version__
-from .errors import CardmindError, Contradiction, RecordError
+from .errors import CardmindError, Contradiction, OptionError, RecordError
 
 
 
@@ -46,9 +46,13 @@ def _add_record_args(p: argparse.ArgumentParser) -> None:
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     """The options of ``hint`` and ``belief`` that some games bring (``Game.cli_options``);
-    an option two games share is added once."""
+    an option two games share is added once. ``--model`` chooses the player model of games
+    that have several (``Game.player_models``)."""
     from .core import game_names, get_game  # noqa: PLC0415
 
+    p.add_argument("--model", default=None, metavar="NAME",
+                   help="the player model that weighs the consistent deals (games with player models; "
+                        "the output names the model used; default: the game's first)")
     seen: set[str] = set()
     for name in game_names():
         for opt in get_game(name).cli_options:
@@ -136,6 +140,13 @@ def _load(args: argparse.Namespace):
     values = {opt.dest: getattr(args, f"game_{opt.dest}", None) for opt in rec.game.cli_options}
     kwargs = rec.game.tracker_settings(values, progress=lambda msg: status and status[0].update(
         f"seat {seat}: {msg} ..."))
+    model = getattr(args, "model", None)
+    if model is not None:
+        models = rec.game.player_models()
+        if model not in models:
+            raise OptionError(f"--model {model}: the {rec.game.name} belief has "
+                              + (f"the player models {', '.join(models)}" if models else "no player models"))
+        kwargs["model"] = model
     try:
         tracker = tracker_for(rec, seat, **kwargs)
         # a spinner on a terminal's stderr only (nothing when piped): an answer can take a while

@@ -238,6 +238,13 @@ class Game(ABC):
         ``progress`` callback (called with a short message while a long answer is computed)."""
         return {}
 
+    def player_models(self) -> tuple[str, ...]:
+        """Names of the player models the game's tracker can weigh the consistent deals by
+        (``cardmind hint/belief --model NAME``, passed to the tracker as the setting ``model``;
+        see :mod:`cardmind.belief.models`). The first is the default. Empty (the default) when
+        the tracker has only the constraint-only posterior."""
+        return ()
+
     def hint_engine(self) -> Callable[..., Any] | None:
         """The hint function: ``engine(tracker, **params) -> advice`` (advice objects have
         ``to_json()`` and ``render(console, record, show_table=..., tables_only=...)``), or

@@ -77,6 +77,17 @@ def test_bad_seats_and_lines(complete_path, capsys):
     assert in_process(capsys, "hint", mine, "--json").returncode == 0  # a player's record: its observer
 
 
+def test_unknown_player_model_is_refused(complete_path, capsys):
+    """``--model`` names one of the game's player models (``Game.player_models``); a name the
+    game does not have is refused before any work, naming what there is."""
+    from cardmind.core import get_game
+
+    models = get_game("literature").player_models()
+    err = assert_error(in_process(capsys, "belief", complete_path, "--seat", "0", "--model", "no-such-model"))
+    assert "--model no-such-model" in err
+    assert (", ".join(models) if models else "no player models") in err
+
+
 def test_hint_json_keys_and_values(complete_path):
     proc = run("hint", complete_path, "--seat", "2", "--upto", "90", "--json", "--asks", "5")
     assert proc.returncode == 0, proc.stderr
