@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -336,13 +336,23 @@ def replay(rec: Record, upto_event: int | None = None) -> State:
         RecordError: ``file:line: reason (rule: name)`` for the first illegal event.
     """
     state = new_state(rec)
+    feed(rec, state.apply_event, upto_event)
+    return state
+
+
+def feed(rec: Record, apply: Callable[[dict], None], upto_event: int | None = None) -> None:
+    """Pass the first ``upto_event`` events of ``rec`` (default: all) to ``apply`` in order
+    (a state's ``apply_event``, a tracker's ``observe``).
+
+    Raises:
+        RecordError: ``file:line: reason (rule: name)`` when ``apply`` raises ``IllegalAction``.
+    """
     for i, ev in enumerate(rec.events[:upto_event]):
         try:
-            state.apply_event(ev)
+            apply(ev)
         except IllegalAction as exc:
             raise RecordError(rec.path, rec.line_of(i), f"illegal {ev['type']}: {exc.message} "
                                                         f"(rule: {exc.rule})", exc.rule) from None
-    return state
 
 
 # ---------------------------------------------------------------------------- writing

@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import IllegalAction, RecordError
+from ..errors import RecordError
+from ..records import feed
 
 
 class Tracker:
@@ -54,12 +55,7 @@ class Tracker:
         """
         view, seat = record_view(record, seat)
         tracker = cls(view.options, seat, view.header["hand"], **settings)
-        for i, ev in enumerate(view.events[:upto_event]):
-            try:
-                tracker.observe(ev)
-            except IllegalAction as exc:
-                raise RecordError(record.path, record.line_of(i), f"illegal {ev['type']}: {exc.message} "
-                                                                  f"(rule: {exc.rule})", exc.rule) from None
+        feed(view, tracker.observe, upto_event)
         return tracker
 
 
