@@ -3,6 +3,8 @@
 
 * ``validate``/``hint``/``belief --seat N`` on a player's record of another seat: one error
   line naming whose record it is, exit 2, no traceback (6- and 8-player Literature, Go Fish).
+* Go Fish ranks written ``10`` (as cards accept ``10S``); a record without its header line
+  is told so, not that its format is ``None``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 from cardmind.agents.base import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.core import get_game
-from cardmind.records import write_record
+from cardmind.records import read_record, write_record
 
 ROOT = Path(__file__).resolve().parent.parent
 LIT6 = ROOT / "examples" / "literature-6p.jsonl"
@@ -64,3 +66,32 @@ def test_another_seats_player_record_is_refused_by_name(command, lit8_player_rec
     # the record's own seat is fine
     proc = cli("validate", lit8_player_record, "--seat", 2)
     assert proc.returncode == 0 and "seat 2's literature record" in proc.stdout
+
+
+# ----------------------------------------------------------------------------- records
+def test_go_fish_rank_10_is_read_as_t(tmp_path):
+    complete = ROOT / "examples" / "gofish-4p-complete.jsonl"
+    text = complete.read_text(encoding="utf-8")
+    assert '"rank": "T"' in text
+    ten = tmp_path / "ten.jsonl"
+    ten.write_text(text.replace('"rank": "T"', '"rank": "10"').replace('"rank": "Q"', '"rank": "q"'),
+                   encoding="utf-8")
+    assert read_record(ten).events == read_record(complete).events
+    proc = cli("validate", ten)
+    assert proc.returncode == 0 and "ok: a complete gofish record with 152 events" in proc.stdout
+    # actions too (the engine protocol and agents' JSON), and a wrong rank still names the choices
+    from cardmind.games.gofish.notation import Ask, action_from_json
+
+    assert action_from_json({"type": "ask", "asker": 0, "target": 1, "rank": "10"}) == Ask(0, 1, "T")
+    with pytest.raises(ValueError, match=r"T \(or 10\)"):
+        action_from_json({"type": "ask", "asker": 0, "target": 1, "rank": "1"})
+
+
+def test_a_record_without_its_header_line_is_told_so(tmp_path):
+    headless = tmp_path / "headless.jsonl"
+    headless.write_text("".join(GOFISH4.read_text(encoding="utf-8").splitlines(keepends=True)[1:]),
+                        encoding="utf-8")
+    line = one_error_line(cli("hint", headless))
+    assert line.startswith(f"cardmind: error: {headless}:1: the record has no header: line 1 is an event "
+                           f'(type "ask")'), line
+    assert "None" not in line and '"format": "cardmind-record/1"' in line
