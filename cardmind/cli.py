@@ -234,6 +234,15 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _ignore_interrupts() -> None:
+    """Ignore SIGINT from now on (in the main thread; elsewhere nothing changes)."""
+    import signal  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``cardmind`` command; return the exit status."""
     parser = build_parser()
@@ -261,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 1
     except KeyboardInterrupt:
+        _ignore_interrupts()   # the command is ending: a second Ctrl-C must not print a traceback
         print("cardmind: interrupted", file=sys.stderr)
         return 130
     parser.error(f"unknown command {args.command}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sys
 
 import pytest
 
@@ -297,3 +298,120 @@ def test_games_past_the_action_limit_are_stopped_and_drawn(tmp_path):
     with pytest.raises(TournamentError, match="max_actions"):
         run_tournament("literature", ["random", "random"], games=2, seed=1, out_dir=tmp_path, options=OPTS,
                        resume=True)
+
+
+# ----------------------------------------------------------------------------- agents that break (issue 15)
+class UnbuildableAgent(RandomAgent):
+    """Raises in its constructor."""
+
+    name = "test-unbuildable"
+
+    def __init__(self, *args, **kwargs):
+        raise ImportError("needs a package that is not installed")
+
+
+class SeatZeroRaisingAgent(RandomAgent):
+    """Raises when it must act at seat 0 only, from a helper (so the traceback has depth)."""
+
+    name = "test-seat0"
+
+    def act(self, rng):
+        if self.seat == 0:
+            return self._think()
+        return super().act(rng)
+
+    def _think(self):
+        raise ZeroDivisionError("seat zero")
+
+
+def test_an_agent_that_cannot_be_built_stops_the_tournament_before_it_starts(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "t"
+    with pytest.raises(TournamentError, match=r"agent 'tests.test_tournament:UnbuildableAgent' cannot be built: "
+                                              r"ImportError: needs a package .* \(at .*test_tournament.py:\d+ in __init__\)"):
+        run_tournament("literature", ["random", "tests.test_tournament:UnbuildableAgent"], games=2, out_dir=out)
+    assert not out.exists()  # nothing was played or written
+    # the case a newcomer met: openspiel-ismcts without the OpenSpiel extra (exit 2, the reason, no folder)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    rc = main(["tournament", "literature", "--agents", "random,openspiel-ismcts", "--games", "2",
+               "--out", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert rc == 2 and captured.out == ""
+    assert captured.err.startswith("cardmind: error: agent 'openspiel-ismcts' cannot be built: RuntimeError: "
+                                   "the openspiel-ismcts agent needs OpenSpiel"), captured.err
+    assert not out.exists()
+
+
+def test_every_forfeit_is_printed_with_its_traceback_saved(tmp_path, capsys):
+    from rich.console import Console
+
+    buf = io.StringIO()   # stderr redirected to a file: no live tables, one line per forfeit
+    s = run_tournament("literature", ["random", RAISING], games=4, seed=2, out_dir=tmp_path, options=OPTS,
+                       quiet=False, console=Console(file=buf, width=100))
+    text = buf.getvalue()
+    lines = _lines(tmp_path / "results.jsonl")
+    assert len(lines) == 4 and all(x["forfeit_agent"] == RAISING for x in lines)
+    for x in lines:
+        tb = tmp_path / x["traceback"]
+        assert x["traceback"] == f"forfeits/game-{x['id']:06d}.txt"
+        body = tb.read_text()
+        assert "Traceback (most recent call last)" in body and 'raise RuntimeError("boom")' in body
+        assert x["reason"].startswith("act raised RuntimeError: boom (at ") and "in act)" in x["reason"]
+        assert f"game {x['id']}: {RAISING} forfeited at seat {x['forfeit']}: act raised RuntimeError: boom" in text
+        assert str(tb) in text.replace("\n", "")
+    assert "┃" not in text and "W-D-L" not in text   # no standings tables in a file
+    assert [g["id"] for g in s["forfeited_games"]] == [0, 1, 2, 3]
+    assert s["forfeited_games"][0]["traceback"] == "forfeits/game-000000.txt"
+    # the command: the forfeits listed at the end, and a failure when an agent forfeited every game
+    rc = main(["tournament", "literature", "--agents", f"random,{RAISING}", "--games", "2", "--out",
+               str(tmp_path / "cli"), "--quiet"])
+    captured = capsys.readouterr()
+    assert rc == 1
+    assert "game 0: " + RAISING in captured.out and "forfeits/game-000000.txt" in captured.out.replace("\n", "")
+    assert captured.err.strip() == (f"cardmind: error: agent '{RAISING}' forfeited every one of its 2 games "
+                                    f"({s['agents'][RAISING]['forfeit_reasons'][0]})")
+
+
+def test_some_forfeits_are_reported_but_do_not_fail_the_run(tmp_path, capsys):
+    agent = "tests.test_tournament:SeatZeroRaisingAgent"
+    rc = main(["tournament", "literature", "--agents", f"random,{agent}", "--games", "4", "--seed", "1",
+               "--out", str(tmp_path), "--quiet", "--json"])
+    captured = capsys.readouterr()
+    s = json.loads(captured.out)
+    a = s["agents"][agent]
+    assert 0 < a["forfeits"] < a["games"] and rc == 0 and captured.err == ""
+    assert all("ZeroDivisionError: seat zero" in g["reason"] and "in _think" in g["reason"]
+               for g in s["forfeited_games"])
+
+
+@pytest.mark.parametrize("jobs,gap", [(2, 0.05), (2, 0.3), (1, 0.05)])
+def test_two_interrupts_end_the_run_cleanly(tmp_path, jobs, gap):
+    """Ctrl-C twice (or ``timeout -s INT`` with a second signal): exit 130 and one line, no
+    traceback from inside the cleanup, no hang; the games finished so far are kept."""
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "t"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardmind", "tournament", "literature", "--agents", "random,random", "--games",
+         "2000", "--jobs", str(jobs), "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))   # as from a terminal
+    try:
+        deadline = time.monotonic() + 120
+        results = out / "results.jsonl"
+        while not (results.exists() and results.read_text().count("\n") >= 2):
+            assert proc.poll() is None and time.monotonic() < deadline, "the tournament did not start"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines()[-1] == "cardmind: interrupted"
+    assert len(load_results(out / "results.jsonl")) >= 2

@@ -28,6 +28,8 @@ from .ratings import Z95, elo_interval, llr_from_counts, sprt_bounds, sprt_verdi
 from .schedule import Schedule
 
 SUMMARY_FORMAT = "cardmind-tournament-summary/1"
+#: forfeited games listed one by one in the summary (``forfeited_games``), the first in id order
+MAX_FORFEITS_LISTED = 20
 _EPS = 1e-9
 
 
@@ -186,6 +188,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
     actions_len, events_len = [], []
     n_forfeit = n_error = 0
     error_reasons: list[str] = []
+    forfeited_games: list[dict] = []
     for i in ids:
         line = counted[i]
         o = agent_outcomes(line, index)
@@ -207,6 +210,9 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
             forfeits[f] += 1
             if len(reasons[f]) < 3 and line.get("reason") not in reasons[f]:
                 reasons[f].append(line.get("reason", ""))
+            if len(forfeited_games) < MAX_FORFEITS_LISTED:
+                forfeited_games.append({"id": i, "agent": line["forfeit_agent"], "seat": line.get("forfeit"),
+                                        "reason": line.get("reason", ""), "traceback": line.get("traceback")})
         elif line.get("error"):
             n_error += 1
             if len(error_reasons) < 3 and line["error"] not in error_reasons:
@@ -296,7 +302,8 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
         "confidence": 0.95, "z": Z95,
         "agents": agents,
         "pairs": pairs,
-        "forfeits": n_forfeit, "errors": n_error, "error_reasons": error_reasons,
+        "forfeits": n_forfeit, "forfeited_games": forfeited_games,
+        "errors": n_error, "error_reasons": error_reasons,
         "game_length": {"games": len(actions_len), "actions": _stats(actions_len), "events": _stats(events_len)},
         "sprt": sprt_json,
     }
