@@ -267,6 +267,20 @@ def test_progress_display_shows_standings(tmp_path):
     assert "random#2" in text and "W-D-L" in text and "2/2" in text
 
 
+def test_progress_to_a_file_is_plain_lines_without_tables(tmp_path):
+    """stderr redirected to a log: no live tables (they piled up there), a plain line instead."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=100)
+    assert not console.is_terminal
+    run_tournament("literature", ["random", "random"], games=6, seed=1, out_dir=tmp_path, options=OPTS,
+                   quiet=False, console=console)
+    lines = buf.getvalue().splitlines()
+    assert not any("W-D-L" in x or "┃" in x for x in lines), lines
+    assert lines[-1].startswith("literature: 6 of 6 games (100%), ") and lines[-1].endswith(" games/s"), lines
+
+
 def test_free_for_all_game_rotates_seats(tmp_path):
     from cardmind.core import game_names
 
