@@ -429,3 +429,75 @@ def test_two_interrupts_end_the_run_cleanly(tmp_path, jobs, gap):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.strip().splitlines()[-1] == "cardmind: interrupted"
     assert len(load_results(out / "results.jsonl")) >= 2
+
+
+# ----------------------------------------------------------------------------- several seats per agent (issue 15)
+@pytest.mark.parametrize("seats,outcome,expected", [
+    (["A", "B", "A", "B"], [1, 0, 0, 0], {"A": 1, "B": 0}),            # A's seat won alone
+    (["A", "B", "A", "B"], [0.5, 0.5, 0, 0], {"A": 0.5, "B": 0.5}),    # first place shared across agents
+    (["A", "B", "A", "B"], [0.5, 0, 0.5, 0], {"A": 1, "B": 0}),        # A's two seats share first place
+    (["A", "B", "A", "B"], [0.5, 0.5, 0.5, 0], {"A": 0.5, "B": 0.5}),  # three-way tie
+    (["A", "B", "A", "B"], [0.5] * 4, {"A": 0.5, "B": 0.5}),           # stopped game: a draw
+    (["A", "B", "C", "A"], [0, 1, 1, 0], {"A": 0, "B": 1, "C": 1}),    # A forfeited: both others win
+    (["A", "B", "C"], [0, 0.5, 0.5], {"A": 0, "B": 0.5, "C": 0.5}),    # one seat each: the seat's outcome
+    (["A", "B", "A", "B", "A", "B"], [1, 0, 1, 0, 1, 0], {"A": 1, "B": 0}),  # a team game
+])
+def test_an_agent_is_placed_by_its_best_seat(seats, outcome, expected):
+    from cardmind.tournament.summary import agent_outcomes
+
+    index = {"A": 0, "B": 1, "C": 2}
+    got = agent_outcomes({"seats": seats, "outcome": outcome}, index)
+    assert got == {index[k]: v for k, v in expected.items()}
+
+
+def test_two_agents_at_a_four_seat_table_win_games(tmp_path):
+    """Two agents at four Go Fish seats (A B A B): each game is won by the agent whose seat
+    won, so the win rates add up to 100% (the mean over seats gave 0 wins to both)."""
+    s = run_tournament("gofish", ["peer", "random"], games=8, seed=3, out_dir=tmp_path, options={"players": 4})
+    peer, rnd = s["agents"]["peer"], s["agents"]["random"]
+    assert peer["wins"] > 0 and peer["wins"] + peer["draws"] + peer["losses"] == 8
+    assert peer["wins"] == rnd["losses"] and peer["draws"] == rnd["draws"]
+    assert peer["win_rate"] + rnd["win_rate"] == pytest.approx(1.0)
+    wins = {"peer": 0, "random": 0}   # the agent holding every seat with the best outcome won
+    for line in _lines(tmp_path / "results.jsonl"):
+        best = max(line["outcome"])
+        holders = {line["seats"][i] for i, o in enumerate(line["outcome"]) if o == best}
+        if len(holders) == 1 and best > min(line["outcome"]):
+            wins[holders.pop()] += 1
+    assert wins == {"peer": peer["wins"], "random": rnd["wins"]}
+
+
+def test_summary_png_shows_every_agent_and_tells_infinite_from_undefined(tmp_path):
+    from cardmind.tournament.plot import elo_marks, plot_summary
+
+    def agent(elo, ci, s, se, units):
+        return {"win_rate": s, "win_rate_ci95": [0.0, 1.0], "elo": elo, "elo_ci95": ci, "mean_unit_score": s,
+                "unit_score_se": se, "units": units}
+
+    summary = {"game": "gofish", "games": 20, "seed": 0, "sprt": None, "agents": {
+        "all-won": agent(None, [None, None], 1.0, 0.0, 10),        # +inf, no interval to draw
+        "finite": agent(35.0, [-20.0, 95.0], 0.55, 0.04, 10),
+        "half-open": agent(-191.0, [None, 126.0], 0.25, 0.2, 4),    # lower end -inf
+        "one-deal": agent(60.0, [None, None], 0.585, None, 1),       # interval undefined
+        "none": agent(None, [None, None], None, None, 0),
+    }}
+    marks = {m.name: m for m in elo_marks(summary)}
+    assert list(marks) == list(summary["agents"])  # nobody left out
+    assert marks["all-won"].elo == float("inf") and "+inf" in marks["all-won"].note
+    assert (marks["finite"].lo, marks["finite"].hi, marks["finite"].note) == (-20.0, 95.0, "")
+    assert marks["half-open"].lo == float("-inf") and marks["half-open"].hi == 126.0
+    assert marks["one-deal"].lo is None and marks["one-deal"].note == "no interval (1 deal)"
+    assert marks["none"].elo is None and "no Elo" in marks["none"].note
+    fig = plot_summary(summary, tmp_path / "s.png")
+    assert (tmp_path / "s.png").stat().st_size > 0
+    ax1, ax2 = fig.axes
+    assert [t.get_text() for t in ax1.get_yticklabels()] == list(summary["agents"])
+    lo, hi = ax2.get_xlim()
+    drawn = [x for line in ax2.get_lines() for x in line.get_xdata()]
+    assert all(lo <= x <= hi for x in drawn)
+    assert max(drawn) > 0.9 * hi                    # the +inf triangle sits at the right edge
+    widths = [abs(line.get_xdata()[1] - line.get_xdata()[0]) for line in ax2.get_lines()
+              if len(line.get_xdata()) == 2 and line.get_ydata()[0] == line.get_ydata()[1]]
+    assert max(widths) < hi - lo                     # no full-width bar
+    notes = " ".join(t.get_text() for t in ax2.texts)
+    assert "no interval (1 deal)" in notes and "+inf" in notes and "no Elo" in notes

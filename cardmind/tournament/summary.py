@@ -2,9 +2,10 @@
 
 Scoring (``docs/tournament.md`` explains it with examples):
 
-* An agent's **outcome** in a game is the mean of the outcomes of the seats it plays
-  (``Result.outcome``: 1 win, 0.5 draw, 0 loss); above 0.5 counts as a win, 0.5 as a draw,
-  below as a loss. In Literature every seat of a team shares the outcome.
+* An agent's **outcome** in a game is that of its best seat (``Result.outcome``: 1 win, 0.5
+  draw or shared first place, 0 loss), or 1 when its seats hold every first place
+  (:func:`agent_outcomes`); above 0.5 counts as a win, 0.5 as a draw, below as a loss. In
+  Literature every seat of a team shares the outcome.
 * A **forfeit** (an agent raised or returned an illegal action) scores 0 for every seat of
   the forfeiting agent (its team, in a team game) and 1 for every other seat; a forfeited
   game has no points and no length.
@@ -41,14 +42,28 @@ def _num(x: float | None, digits: int = 6) -> float | None:
 
 
 def agent_outcomes(line: Mapping, index: Mapping[str, int]) -> dict[int, float]:
-    """``{agent index: mean outcome of its seats}`` for one results line."""
-    sums: dict[int, float] = {}
-    counts: dict[int, int] = {}
+    """``{agent index: outcome}`` for one results line (seat outcomes: 1 win, 0.5 shared
+    first place or draw, 0 loss).
+
+    An agent is placed by its **best seat**: its outcome is the best outcome among the seats
+    it holds, except that an agent holding *every* seat with the best outcome of the game
+    (while some other agent's seat did worse) gets 1, because it shares first place with no
+    other agent. With one seat per agent this is the seat's own outcome; in a team game,
+    where the seats of a team share their outcome, it is the team's. With two agents at a
+    four-seat free-for-all table (A B A B) exactly one agent wins unless seats of both share
+    first place (a draw), so the two win rates add up to 100% as in a head-to-head game.
+    """
+    seats: dict[int, list[float]] = {}
     for name, o in zip(line["seats"], line["outcome"]):
-        a = index[name]
-        sums[a] = sums.get(a, 0.0) + o
-        counts[a] = counts.get(a, 0) + 1
-    return {a: sums[a] / counts[a] for a in sorted(sums)}
+        seats.setdefault(index[name], []).append(float(o))
+    best = max(o for outs in seats.values() for o in outs)
+    worst = min(o for outs in seats.values() for o in outs)
+    out = {}
+    for a in sorted(seats):
+        top = max(seats[a])
+        alone = top == best > worst and all(max(outs) < best for b, outs in seats.items() if b != a)
+        out[a] = 1.0 if alone else top
+    return out
 
 
 def pair_score(oa: float, ob: float) -> float:
