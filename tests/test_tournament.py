@@ -501,3 +501,29 @@ def test_summary_png_shows_every_agent_and_tells_infinite_from_undefined(tmp_pat
     assert max(widths) < hi - lo                     # no full-width bar
     notes = " ".join(t.get_text() for t in ax2.texts)
     assert "no interval (1 deal)" in notes and "+inf" in notes and "no Elo" in notes
+
+
+def test_the_settings_examples_of_the_help_and_the_docs_are_accepted():
+    """The ``--settings`` examples that ``cardmind tournament --help`` and docs/tournament.md
+    show are accepted (the old example, ``{"belief": {"samples": 100}}``, was refused)."""
+    import re
+    from pathlib import Path
+
+    from cardmind.cli import build_parser
+    from cardmind.tournament.runner import _prepare
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    help_text = " ".join(sub.choices["tournament"].format_help().split())
+    help_examples = re.findall(r"e\.g\. '(\{[^']*\})'", help_text[help_text.rindex("--settings JSON"):])
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "tournament.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `--settings JSON`"))
+    doc_examples = re.findall(r"`'(\{.*?\}\})'`", row)
+    assert help_examples and len(doc_examples) >= 2
+    for text in help_examples:      # the help names no game: its example fits every game's belief
+        for game in ("literature", "gofish"):
+            _prepare(game, ["belief", "peer"], None, json.loads(text), 0)
+    for text in doc_examples:       # the doc's examples are for Literature, the default game
+        _prepare("literature", ["belief", "peer"], None, json.loads(text), 0)
+    with pytest.raises(TournamentError, match="no setting 'samples'"):
+        _prepare("literature", ["belief", "peer"], None, {"belief": {"samples": 100}}, 0)

@@ -38,7 +38,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="output folder (default tournaments/GAME-AGENTS-TIMESTAMP)")
     p.add_argument("--options", default=None, metavar="JSON", help="game options, e.g. '{\"players\": 8}'")
     p.add_argument("--settings", default=None, metavar="JSON",
-                   help="agent settings by agent name, e.g. '{\"belief\": {\"samples\": 100}}'")
+                   help="agent settings by agent name, e.g. '{\"belief\": {\"w_reveal\": 0.2}}' (every "
+                        "agent's settings and defaults: the engine's hello, docs/tournament.md)")
     p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1",
                    help="stop early with a GSPRT verdict on the first agent's Elo against the second's "
                         "(alpha = beta = 0.05)")
