@@ -14,7 +14,8 @@ What a doc author must do
   defined, as in a Python session. ``python`` and ``cardmind`` are the ones of the
   interpreter running the tests.
 * **Where it runs.** Each file's blocks run in order in a scratch copy of the repository
-  (the working tree without ``.git`` and caches) next to a link named ``shared`` to the real
+  (the files git tracks or would track, :func:`copy_repository`; the package ``cardmind/``
+  itself is a link to the one under test) next to a link named ``shared`` to the real
   ``../shared``, so relative paths such as ``examples/literature-6p.jsonl`` and
   ``../shared/records/...`` work and whatever a block writes (``--out runs/x``, records,
   ``tournaments/``) lands in the copy, never in the repository. Write outputs to relative
@@ -69,7 +70,32 @@ EXTRAS = {"pyspiel": "OpenSpiel", "open_spiel": "OpenSpiel", "pettingzoo": "Pett
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
 _MARKER = re.compile(r"^\s*<!--\s*docs:(?P<verb>[\w-]+)(?P<rest>.*?)-->\s*$")
 _IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis", "build",
-                                 "dist", "tournaments", "runs", "*.tmp")
+                                 "dist", "tournaments", "runs", "out", "*.tmp", ".venv", "venv", "cardmind")
+
+
+def copy_repository(root: Path, dest: Path) -> None:
+    """Copy the working tree at ``root`` to ``dest`` for the blocks to run in: the files git
+    tracks or would track (``git ls-files --cached --others --exclude-standard``: new docs
+    too, not ignored outputs, virtualenvs or caches), or without git everything but those.
+    The package folder ``cardmind/`` is not copied but linked, so that ``python -m cardmind``
+    run in the copy imports the very package under test, with its compiled extensions."""
+    dest.mkdir(parents=True)
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,
+                             capture_output=True, check=True).stdout.decode("utf-8", "surrogateescape")
+        files = [f for f in out.split("\0") if f and not f.startswith("cardmind/")]
+    except (OSError, subprocess.CalledProcessError):
+        shutil.copytree(root, dest, ignore=_IGNORE, symlinks=True, dirs_exist_ok=True)
+    else:
+        for rel in files:
+            src = root / rel
+            if not src.is_file():   # deleted in the working tree but still tracked
+                continue
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target, follow_symlinks=False)
+    if (root / "cardmind").is_dir():
+        (dest / "cardmind").symlink_to(root / "cardmind", target_is_directory=True)
 
 
 def doc_files(root: Path = ROOT) -> list[Path]:
@@ -291,7 +317,7 @@ class DocRun:
         self.repo = scratch / root.name
         self.proc: subprocess.Popen | None = None
         self.done: dict[int, BaseException | None] = {}
-        shutil.copytree(root, self.repo, ignore=_IGNORE, symlinks=True)
+        copy_repository(root, self.repo)
         shared = root.parent / "shared"
         if shared.exists():
             (scratch / "shared").symlink_to(shared, target_is_directory=True)

@@ -80,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=1))
         return _all_forfeited(summary)
-    out = Console(file=sys.stdout, width=max(120, Console(file=sys.stdout).width))
+    probe = Console(file=sys.stdout)
+    # on a terminal at least 120 columns; piped or in a file, never wrapped (rich would wrap at 80)
+    out = Console(file=sys.stdout, width=max(120, probe.width) if probe.is_terminal else 1000)
     out.print(standings_table(summary))
     _print_forfeits(out, summary)
     t = summary["timing"]
