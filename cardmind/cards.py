@@ -3,7 +3,8 @@
 A card is a canonical two-character token (``records.md``): a rank from
 ``2 3 4 5 6 7 8 9 T J Q K A`` followed by a suit from ``C D H S`` (``"TS"`` is the
 ten of spades), or a joker ``"RJ"`` (red) / ``"BJ"`` (black). Readers also accept
-``10S`` and lower case; writers always emit the canonical form. In multi-deck games
+``10S`` and lower case (and a rank alone as ``10`` or ``T``); writers always emit the
+canonical form. In multi-deck games
 equal tokens are copies of one card and a hand is a multiset (a list that may
 repeat tokens).
 """
@@ -47,6 +48,36 @@ def parse_card(token: object) -> str:
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
         raise CardError(f"unknown card {token!r} (expected rank 2-9 T J Q K A then suit C D H S, or RJ/BJ)")
     return t
+
+
+def parse_rank(token: object) -> str:
+    """Return the canonical rank character for ``token``.
+
+    Args:
+        token: a rank such as ``"T"``, ``"10"``, ``"q"`` (a Go Fish ask names a rank).
+
+    Returns:
+        One character of :data:`RANKS` (``"T"`` for ``"10"``).
+
+    Raises:
+        CardError: when ``token`` is not a string naming a rank.
+    """
+    t = token.strip().upper() if isinstance(token, str) else None
+    if t == "10":
+        t = "T"
+    if t is None or len(t) != 1 or t not in RANKS:
+        raise CardError(f"a rank must be 2-9, T (or 10), J, Q, K or A, not {_json_text(token)}")
+    return t
+
+
+def _json_text(value: object) -> str:
+    """``value`` as JSON text when it is JSON (``"X"``, ``12``, ``null``), else its ``repr``."""
+    import json  # noqa: PLC0415
+
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def parse_cards(tokens: Iterable[object]) -> list[str]:

@@ -2,8 +2,8 @@
 
 Subcommands::
 
-    cardmind hint RECORD [--seat N] [--upto LINE] [--json] [--asks K]
-    cardmind belief RECORD [--seat N] [--upto LINE] [--json]
+    cardmind hint RECORD [--seat N] [--upto LINE] [--json] [--verbose] [--asks K]
+    cardmind belief RECORD [--seat N] [--upto LINE] [--json] [--verbose]
     cardmind validate RECORD [--seat N]
     cardmind engine [--allow-agent-import] [--max-sessions N]
 
@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hint", help="advice for a player: claims, asks and the belief table")
     _add_record_args(p)
     p.add_argument("--json", action="store_true", help="print the advice as one JSON object (docs/hints.md)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="also show the technical detail: the number of consistent deals and how it was "
+                        "counted, every claim however unlikely")
     p.add_argument("--asks", type=_positive_int, default=10, metavar="K", help="how many asks to show (1 or more; default 10)")
     p.add_argument("--no-table", action="store_true", help="leave out the belief table")
     _add_game_args(p)
@@ -83,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_record_args(p)
     p.add_argument("--json", action="store_true",
                    help="print the belief object (same keys as the shared .expected.json cases)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="also show how the consistent deals were counted")
     _add_game_args(p)
 
     p = sub.add_parser("validate", help="check a record: format, rules and (for a player's record) consistency")
@@ -138,6 +143,9 @@ def _load(args: argparse.Namespace):
     seat = view_seat(rec, args.seat)
     status: list = []   # the spinner, once shown
     values = {opt.dest: getattr(args, f"game_{opt.dest}", None) for opt in rec.game.cli_options}
+    own = {opt.dest for opt in rec.game.cli_options}
+    unused = [flag for dest, flag in _game_option_flags().items()
+              if dest not in own and getattr(args, f"game_{dest}", None) is not None]
     kwargs = rec.game.tracker_settings(values, progress=lambda msg: status and status[0].update(
         f"seat {seat}: {msg} ..."))
     model = getattr(args, "model", None)
@@ -156,7 +164,18 @@ def _load(args: argparse.Namespace):
     except Contradiction:
         check_record(rec, seat)  # raises a RecordError naming the event
         raise
+    for flag in unused:   # an option of another game: say so rather than ignore it silently
+        why = ("its answer is exact: every consistent deal is counted, nothing is sampled"
+               if getattr(tracker, "exact", False) else f"the {rec.game.title} belief takes no such option")
+        print(f"cardmind: note: {flag} has no effect on this {rec.game.name} record: {why}", file=sys.stderr)
     return rec, tracker
+
+
+def _game_option_flags() -> dict[str, str]:
+    """``{dest: flag}`` of every game's ``hint``/``belief`` options (``Game.cli_options``)."""
+    from .core import game_names, get_game  # noqa: PLC0415
+
+    return {opt.dest: opt.flag for name in game_names() for opt in get_game(name).cli_options}
 
 
 def cmd_belief(args: argparse.Namespace) -> int:
@@ -169,7 +188,7 @@ def cmd_belief(args: argparse.Namespace) -> int:
     from .hints import hint_for  # noqa: PLC0415
     from .hints.render import render_hint  # noqa: PLC0415
 
-    render_hint(hint_for(tracker), rec, tables_only=True)
+    render_hint(hint_for(tracker), rec, tables_only=True, verbose=args.verbose)
     return 0
 
 
@@ -183,7 +202,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(hint.to_json(), indent=1))
         return 0
-    render_hint(hint, rec, show_table=not args.no_table)
+    render_hint(hint, rec, show_table=not args.no_table, verbose=args.verbose)
     return 0
 
 
@@ -234,6 +253,15 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _ignore_interrupts() -> None:
+    """Ignore SIGINT from now on (in the main thread; elsewhere nothing changes)."""
+    import signal  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``cardmind`` command; return the exit status."""
     parser = build_parser()
@@ -261,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 1
     except KeyboardInterrupt:
+        _ignore_interrupts()   # the command is ending: a second Ctrl-C must not print a traceback
         print("cardmind: interrupted", file=sys.stderr)
         return 130
     parser.error(f"unknown command {args.command}")

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from .cards import parse_card
+from .cards import parse_card, parse_rank
 from .core import Game, State, get_game
 from .errors import CardError, CardmindError, IllegalAction, OptionError, RecordError
 
@@ -131,9 +131,11 @@ def _check_kind(kind: str, value: Any, what: str) -> Any:
     if kind == "card_or_null":
         return None if value is None else _check_kind("card", value, what)
     if kind == "rank":
-        if not isinstance(value, str) or len(value) != 1 or value.upper() not in "23456789TJQKA":
-            raise ValueError(f"{what} must be a rank 2-9, T, J, Q, K or A, not {json.dumps(value)}")
-        return value.upper()
+        try:
+            return parse_rank(value)
+        except CardError:
+            raise ValueError(f"{what} must be a rank 2-9, T (or 10), J, Q, K or A, "
+                             f"not {json.dumps(value)}") from None
     if kind == "rank_or_null":
         return None if value is None else _check_kind("rank", value, what)
     if kind == "card_list":
@@ -188,6 +190,13 @@ def parse_header(obj: Any, path: str = "<record>", line: int = 1) -> tuple[Game,
     """
     if not isinstance(obj, dict):
         raise _err(path, line, "the header must be a JSON object")
+    if "format" not in obj:
+        if "type" in obj:  # an event where the header belongs
+            raise _err(path, line, f"the record has no header: line {line} is an event (type "
+                                   f"{json.dumps(obj['type'])}), but a record starts with its header line, for example "
+                                   f'{{"format": "{FORMAT}", "game": ..., "options": {{...}}, "observer": 0, '
+                                   f'"hand": [...]}} (docs/records.md)')
+        raise _err(path, line, f'the header lacks "format": "{FORMAT}" (docs/records.md)')
     if obj.get("format") != FORMAT:
         raise _err(path, line, f"the header's format must be {FORMAT!r}, not {obj.get('format')!r}")
     try:

@@ -23,7 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,8 +101,24 @@ def make_transcript(seed: int, agent: str, in_process: bool, demo_turn: int = 12
         f"team 0 won {team[0]} sets, team 1 won {team[1]}. `>` lines were sent to the engine, `<` lines are its "
         f"replies, verbatim.\n\n"
         f"<details><summary>Show the transcript ({2 * facts['requests']} lines)</summary>\n\n"
+        f"<!-- docs:example {time.strftime('%Y-%m-%d')} {_commit()} -->\n"
         "```text\n" + "\n".join(lines) + "\n```\n\n</details>\n" + END)
     return block, facts
+
+
+def _commit() -> str:
+    """The short hash of the checked-out commit (the transcript is marked as an example run
+    of it, ``<!-- docs:example DATE COMMIT -->``, for the docs tests).
+
+    Raises:
+        SystemExit: not in a git checkout.
+    """
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise SystemExit(f"protocol_transcript: cannot tell the commit (git rev-parse failed: {exc})") from None
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,3 +36,23 @@ def shared_files(pattern: str, *parts: str) -> list[Path]:
 def shared():
     """The ../shared folder (skip or fail when absent, see :func:`shared_path`)."""
     return shared_path()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """After a run that collected the docs tests: every docs block marked ``docs:skip``, with
+    its reason, in one place (``tests/docs_runner.py``), and the slowest blocks run."""
+    import sys
+
+    docs = sys.modules.get("tests.test_docs")
+    if docs is None:
+        return
+    from . import docs_runner
+
+    tr = terminalreporter
+    tr.section("docs blocks not run (docs:skip)")
+    for where, reason in docs.SKIPPED:
+        tr.write_line(f"{where}: {reason}")
+    if docs_runner.SECONDS:
+        slow = sorted(docs_runner.SECONDS.items(), key=lambda kv: -kv[1])[:5]
+        tr.write_line(f"{len(docs_runner.SECONDS)} docs blocks run in {sum(docs_runner.SECONDS.values()):.0f} s; "
+                      "slowest: " + ", ".join(f"{w} {s:.1f} s" for w, s in slow))

@@ -143,7 +143,10 @@ def test_belief_json_equals_the_tracker_and_upto_cuts(complete_path, capsys):
 def test_text_output(complete_path, capsys):
     proc = run("hint", complete_path, "--seat", "3", "--upto", "40")
     assert proc.returncode == 0 and proc.stderr == ""
-    assert "seat 3" in proc.stdout and "Consistent deals" in proc.stdout
+    assert "seat 3" in proc.stdout and "Your hand: (" in proc.stdout
+    assert "Consistent deals" not in proc.stdout   # the count is for --verbose and belief
+    proc = run("hint", complete_path, "--seat", "3", "--upto", "40", "--verbose")
+    assert proc.returncode == 0 and "Consistent deals: " in proc.stdout
     proc = in_process(capsys, "belief", complete_path, "--seat", "3", "--upto", "40")
     assert proc.returncode == 0 and "Belief" in proc.stdout
 

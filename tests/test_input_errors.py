@@ -161,7 +161,7 @@ def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
 
     monkeypatch.setattr(draw_settings, "EXACT_TABLE_CELLS", 0)
     code = cli_main.main(["hint", str(ROOT / "examples" / "gofish-4p-complete.jsonl"), "--seat", "1",
-                          "--upto", "54", "--precision", "0.03", "--no-table"])
+                          "--upto", "54", "--precision", "0.03", "--no-table", "--verbose"])
     out = capsys.readouterr().out
     assert code == 0, out
     m = re.search(r"largest standard error of a probability (\d\.\d+)", " ".join(out.split()))

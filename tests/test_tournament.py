@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sys
 
 import pytest
 
@@ -266,6 +267,20 @@ def test_progress_display_shows_standings(tmp_path):
     assert "random#2" in text and "W-D-L" in text and "2/2" in text
 
 
+def test_progress_to_a_file_is_plain_lines_without_tables(tmp_path):
+    """stderr redirected to a log: no live tables (they piled up there), a plain line instead."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=100)
+    assert not console.is_terminal
+    run_tournament("literature", ["random", "random"], games=6, seed=1, out_dir=tmp_path, options=OPTS,
+                   quiet=False, console=console)
+    lines = buf.getvalue().splitlines()
+    assert not any("W-D-L" in x or "┃" in x for x in lines), lines
+    assert lines[-1].startswith("literature: 6 of 6 games (100%), ") and lines[-1].endswith(" games/s"), lines
+
+
 def test_free_for_all_game_rotates_seats(tmp_path):
     from cardmind.core import game_names
 
@@ -297,3 +312,218 @@ def test_games_past_the_action_limit_are_stopped_and_drawn(tmp_path):
     with pytest.raises(TournamentError, match="max_actions"):
         run_tournament("literature", ["random", "random"], games=2, seed=1, out_dir=tmp_path, options=OPTS,
                        resume=True)
+
+
+# ----------------------------------------------------------------------------- agents that break (issue 15)
+class UnbuildableAgent(RandomAgent):
+    """Raises in its constructor."""
+
+    name = "test-unbuildable"
+
+    def __init__(self, *args, **kwargs):
+        raise ImportError("needs a package that is not installed")
+
+
+class SeatZeroRaisingAgent(RandomAgent):
+    """Raises when it must act at seat 0 only, from a helper (so the traceback has depth)."""
+
+    name = "test-seat0"
+
+    def act(self, rng):
+        if self.seat == 0:
+            return self._think()
+        return super().act(rng)
+
+    def _think(self):
+        raise ZeroDivisionError("seat zero")
+
+
+def test_an_agent_that_cannot_be_built_stops_the_tournament_before_it_starts(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "t"
+    with pytest.raises(TournamentError, match=r"agent 'tests.test_tournament:UnbuildableAgent' cannot be built: "
+                                              r"ImportError: needs a package .* \(at .*test_tournament.py:\d+ in __init__\)"):
+        run_tournament("literature", ["random", "tests.test_tournament:UnbuildableAgent"], games=2, out_dir=out)
+    assert not out.exists()  # nothing was played or written
+    # the case a newcomer met: openspiel-ismcts without the OpenSpiel extra (exit 2, the reason, no folder)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    rc = main(["tournament", "literature", "--agents", "random,openspiel-ismcts", "--games", "2",
+               "--out", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert rc == 2 and captured.out == ""
+    assert captured.err.startswith("cardmind: error: agent 'openspiel-ismcts' cannot be built: RuntimeError: "
+                                   "the openspiel-ismcts agent needs OpenSpiel"), captured.err
+    assert not out.exists()
+
+
+def test_every_forfeit_is_printed_with_its_traceback_saved(tmp_path, capsys):
+    from rich.console import Console
+
+    buf = io.StringIO()   # stderr redirected to a file: no live tables, one line per forfeit
+    s = run_tournament("literature", ["random", RAISING], games=4, seed=2, out_dir=tmp_path, options=OPTS,
+                       quiet=False, console=Console(file=buf, width=100))
+    text = buf.getvalue()
+    lines = _lines(tmp_path / "results.jsonl")
+    assert len(lines) == 4 and all(x["forfeit_agent"] == RAISING for x in lines)
+    for x in lines:
+        tb = tmp_path / x["traceback"]
+        assert x["traceback"] == f"forfeits/game-{x['id']:06d}.txt"
+        body = tb.read_text()
+        assert "Traceback (most recent call last)" in body and 'raise RuntimeError("boom")' in body
+        assert x["reason"].startswith("act raised RuntimeError: boom (at ") and "in act)" in x["reason"]
+        assert f"game {x['id']}: {RAISING} forfeited at seat {x['forfeit']}: act raised RuntimeError: boom" in text
+        assert str(tb) in text.replace("\n", "")
+    assert "┃" not in text and "W-D-L" not in text   # no standings tables in a file
+    assert [g["id"] for g in s["forfeited_games"]] == [0, 1, 2, 3]
+    assert s["forfeited_games"][0]["traceback"] == "forfeits/game-000000.txt"
+    # the command: the forfeits listed at the end, and a failure when an agent forfeited every game
+    rc = main(["tournament", "literature", "--agents", f"random,{RAISING}", "--games", "2", "--out",
+               str(tmp_path / "cli"), "--quiet"])
+    captured = capsys.readouterr()
+    assert rc == 1
+    assert "game 0: " + RAISING in captured.out and "forfeits/game-000000.txt" in captured.out.replace("\n", "")
+    assert captured.err.strip() == (f"cardmind: error: agent '{RAISING}' forfeited every one of its 2 games "
+                                    f"({s['agents'][RAISING]['forfeit_reasons'][0]})")
+
+
+def test_some_forfeits_are_reported_but_do_not_fail_the_run(tmp_path, capsys):
+    agent = "tests.test_tournament:SeatZeroRaisingAgent"
+    rc = main(["tournament", "literature", "--agents", f"random,{agent}", "--games", "4", "--seed", "1",
+               "--out", str(tmp_path), "--quiet", "--json"])
+    captured = capsys.readouterr()
+    s = json.loads(captured.out)
+    a = s["agents"][agent]
+    assert 0 < a["forfeits"] < a["games"] and rc == 0 and captured.err == ""
+    assert all("ZeroDivisionError: seat zero" in g["reason"] and "in _think" in g["reason"]
+               for g in s["forfeited_games"])
+
+
+@pytest.mark.parametrize("jobs,gap", [(2, 0.05), (2, 0.3), (1, 0.05)])
+def test_two_interrupts_end_the_run_cleanly(tmp_path, jobs, gap):
+    """Ctrl-C twice (or ``timeout -s INT`` with a second signal): exit 130 and one line, no
+    traceback from inside the cleanup, no hang; the games finished so far are kept."""
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "t"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardmind", "tournament", "literature", "--agents", "random,random", "--games",
+         "2000", "--jobs", str(jobs), "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))   # as from a terminal
+    try:
+        deadline = time.monotonic() + 120
+        results = out / "results.jsonl"
+        while not (results.exists() and results.read_text().count("\n") >= 2):
+            assert proc.poll() is None and time.monotonic() < deadline, "the tournament did not start"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines()[-1] == "cardmind: interrupted"
+    assert len(load_results(out / "results.jsonl")) >= 2
+
+
+# ----------------------------------------------------------------------------- several seats per agent (issue 15)
+@pytest.mark.parametrize("seats,outcome,expected", [
+    (["A", "B", "A", "B"], [1, 0, 0, 0], {"A": 1, "B": 0}),            # A's seat won alone
+    (["A", "B", "A", "B"], [0.5, 0.5, 0, 0], {"A": 0.5, "B": 0.5}),    # first place shared across agents
+    (["A", "B", "A", "B"], [0.5, 0, 0.5, 0], {"A": 1, "B": 0}),        # A's two seats share first place
+    (["A", "B", "A", "B"], [0.5, 0.5, 0.5, 0], {"A": 0.5, "B": 0.5}),  # three-way tie
+    (["A", "B", "A", "B"], [0.5] * 4, {"A": 0.5, "B": 0.5}),           # stopped game: a draw
+    (["A", "B", "C", "A"], [0, 1, 1, 0], {"A": 0, "B": 1, "C": 1}),    # A forfeited: both others win
+    (["A", "B", "C"], [0, 0.5, 0.5], {"A": 0, "B": 0.5, "C": 0.5}),    # one seat each: the seat's outcome
+    (["A", "B", "A", "B", "A", "B"], [1, 0, 1, 0, 1, 0], {"A": 1, "B": 0}),  # a team game
+])
+def test_an_agent_is_placed_by_its_best_seat(seats, outcome, expected):
+    from cardmind.tournament.summary import agent_outcomes
+
+    index = {"A": 0, "B": 1, "C": 2}
+    got = agent_outcomes({"seats": seats, "outcome": outcome}, index)
+    assert got == {index[k]: v for k, v in expected.items()}
+
+
+def test_two_agents_at_a_four_seat_table_win_games(tmp_path):
+    """Two agents at four Go Fish seats (A B A B): each game is won by the agent whose seat
+    won, so the win rates add up to 100% (the mean over seats gave 0 wins to both)."""
+    s = run_tournament("gofish", ["peer", "random"], games=8, seed=3, out_dir=tmp_path, options={"players": 4})
+    peer, rnd = s["agents"]["peer"], s["agents"]["random"]
+    assert peer["wins"] > 0 and peer["wins"] + peer["draws"] + peer["losses"] == 8
+    assert peer["wins"] == rnd["losses"] and peer["draws"] == rnd["draws"]
+    assert peer["win_rate"] + rnd["win_rate"] == pytest.approx(1.0)
+    wins = {"peer": 0, "random": 0}   # the agent holding every seat with the best outcome won
+    for line in _lines(tmp_path / "results.jsonl"):
+        best = max(line["outcome"])
+        holders = {line["seats"][i] for i, o in enumerate(line["outcome"]) if o == best}
+        if len(holders) == 1 and best > min(line["outcome"]):
+            wins[holders.pop()] += 1
+    assert wins == {"peer": peer["wins"], "random": rnd["wins"]}
+
+
+def test_summary_png_shows_every_agent_and_tells_infinite_from_undefined(tmp_path):
+    from cardmind.tournament.plot import elo_marks, plot_summary
+
+    def agent(elo, ci, s, se, units):
+        return {"win_rate": s, "win_rate_ci95": [0.0, 1.0], "elo": elo, "elo_ci95": ci, "mean_unit_score": s,
+                "unit_score_se": se, "units": units}
+
+    summary = {"game": "gofish", "games": 20, "seed": 0, "sprt": None, "agents": {
+        "all-won": agent(None, [None, None], 1.0, 0.0, 10),        # +inf, no interval to draw
+        "finite": agent(35.0, [-20.0, 95.0], 0.55, 0.04, 10),
+        "half-open": agent(-191.0, [None, 126.0], 0.25, 0.2, 4),    # lower end -inf
+        "one-deal": agent(60.0, [None, None], 0.585, None, 1),       # interval undefined
+        "none": agent(None, [None, None], None, None, 0),
+    }}
+    marks = {m.name: m for m in elo_marks(summary)}
+    assert list(marks) == list(summary["agents"])  # nobody left out
+    assert marks["all-won"].elo == float("inf") and "+inf" in marks["all-won"].note
+    assert (marks["finite"].lo, marks["finite"].hi, marks["finite"].note) == (-20.0, 95.0, "")
+    assert marks["half-open"].lo == float("-inf") and marks["half-open"].hi == 126.0
+    assert marks["one-deal"].lo is None and marks["one-deal"].note == "no interval (1 deal)"
+    assert marks["none"].elo is None and "no Elo" in marks["none"].note
+    fig = plot_summary(summary, tmp_path / "s.png")
+    assert (tmp_path / "s.png").stat().st_size > 0
+    ax1, ax2 = fig.axes
+    assert [t.get_text() for t in ax1.get_yticklabels()] == list(summary["agents"])
+    lo, hi = ax2.get_xlim()
+    drawn = [x for line in ax2.get_lines() for x in line.get_xdata()]
+    assert all(lo <= x <= hi for x in drawn)
+    assert max(drawn) > 0.9 * hi                    # the +inf triangle sits at the right edge
+    widths = [abs(line.get_xdata()[1] - line.get_xdata()[0]) for line in ax2.get_lines()
+              if len(line.get_xdata()) == 2 and line.get_ydata()[0] == line.get_ydata()[1]]
+    assert max(widths) < hi - lo                     # no full-width bar
+    notes = " ".join(t.get_text() for t in ax2.texts)
+    assert "no interval (1 deal)" in notes and "+inf" in notes and "no Elo" in notes
+
+
+def test_the_settings_examples_of_the_help_and_the_docs_are_accepted():
+    """The ``--settings`` examples that ``cardmind tournament --help`` and docs/tournament.md
+    show are accepted (the old example, ``{"belief": {"samples": 100}}``, was refused)."""
+    import re
+    from pathlib import Path
+
+    from cardmind.cli import build_parser
+    from cardmind.tournament.runner import _prepare
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    help_text = " ".join(sub.choices["tournament"].format_help().split())
+    help_examples = re.findall(r"e\.g\. '(\{[^']*\})'", help_text[help_text.rindex("--settings JSON"):])
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "tournament.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `--settings JSON`"))
+    doc_examples = re.findall(r"`'(\{.*?\}\})'`", row)
+    assert help_examples and len(doc_examples) >= 2
+    for text in help_examples:      # the help names no game: its example fits every game's belief
+        for game in ("literature", "gofish"):
+            _prepare(game, ["belief", "peer"], None, json.loads(text), 0)
+    for text in doc_examples:       # the doc's examples are for Literature, the default game
+        _prepare("literature", ["belief", "peer"], None, json.loads(text), 0)
+    with pytest.raises(TournamentError, match="no setting 'samples'"):
+        _prepare("literature", ["belief", "peer"], None, {"belief": {"samples": 100}}, 0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
@@ -25,7 +27,9 @@ class MatchResult:
         record: the complete record (header with every hand, then every event).
         result: the game's :class:`~cardmind.core.Result`; ``None`` when a seat forfeited.
         forfeit: the seat that forfeited (raised, or returned an illegal action), else ``None``.
-        forfeit_reason: why.
+        forfeit_reason: why (for an exception, with where it was raised: ``file:line in function``).
+        forfeit_traceback: the traceback of the exception that made the seat forfeit (``""``
+            when it returned an illegal action rather than raising).
         actions: number of actions taken per seat.
         think_time: seconds spent in ``act``/``react`` per seat.
         unfinished: non-empty when the game was stopped before its end (it reached
@@ -39,6 +43,30 @@ class MatchResult:
     actions: list[int] = field(default_factory=list)
     think_time: list[float] = field(default_factory=list)
     unfinished: str = ""
+    forfeit_traceback: str = ""
+
+
+def raised_where(exc: BaseException) -> str:
+    """Where ``exc`` was raised: ``"file:line in function"`` of its innermost frame (``""``
+    without a traceback). The file is shortened to the part after ``site-packages/`` or the
+    current folder."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    if not tb:
+        return ""
+    frame = tb[-1]
+    path = frame.filename
+    cwd = os.getcwd() + os.sep
+    if "site-packages" + os.sep in path:
+        path = path.rsplit("site-packages" + os.sep, 1)[1]
+    elif path.startswith(cwd):
+        path = path[len(cwd):]
+    return f"{path}:{frame.lineno} in {frame.name}"
+
+
+def exception_text(exc: BaseException) -> str:
+    """``"Type: message (at file:line in function)"`` for a forfeit reason."""
+    where = raised_where(exc)
+    return f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
 
 
 def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence[AgentFactory],
@@ -68,14 +96,20 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
     actions = [0] * n
     think = [0.0] * n
 
+    failure = {"traceback": ""}   # the traceback of the exception behind a forfeit
+
     def forfeit(seat: int, why: str) -> MatchResult:
-        return MatchResult(rec, None, seat, why, actions, think)
+        return MatchResult(rec, None, seat, why, actions, think, forfeit_traceback=failure["traceback"])
+
+    def raised(exc: BaseException) -> str:
+        failure["traceback"] = "".join(traceback.format_exception(exc))
+        return exception_text(exc)
 
     for s in range(n):
         try:
             agents[s] = factories[s](game, s, opts, game.observer_header(header, s))
         except Exception as exc:  # noqa: BLE001 - a broken agent forfeits, the tournament goes on
-            return forfeit(s, f"could not start: {type(exc).__name__}: {exc}")
+            return forfeit(s, f"could not start: {raised(exc)}")
 
     # bound once: the loop below calls them for every event
     observers = [a.observe for a in agents]
@@ -87,7 +121,7 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
         try:
             return getattr(agents[seat], method)(play_rngs[seat]), None
         except Exception as exc:  # noqa: BLE001
-            return None, f"{method} raised {type(exc).__name__}: {exc}"
+            return None, f"{method} raised {raised(exc)}"
         finally:
             think[seat] += perf_counter() - t0
 
@@ -100,6 +134,7 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
         except IllegalAction as exc:
             return seat, f"illegal action {action!r}: {exc.message} (rule: {exc.rule})"
         except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            failure["traceback"] = "".join(traceback.format_exception(exc))
             return seat, f"returned a malformed action {action!r}: {exc}"
         actions[seat] += 1
         notice = state.pending_notice()
@@ -108,7 +143,7 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
                 try:
                     agents[s].notice(dict(notice))
                 except Exception as exc:  # noqa: BLE001
-                    return s, f"failed to take notice of {notice}: {type(exc).__name__}: {exc}"
+                    return s, f"failed to take notice of {notice}: {raised(exc)}"
         for ev in events:
             events_out.append(ev)
             lines_out.append(len(events_out) + 1)
@@ -116,7 +151,7 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
                 try:
                     observers[s](redact(ev, s))
                 except Exception as exc:  # noqa: BLE001
-                    return s, f"failed to observe {ev}: {type(exc).__name__}: {exc}"
+                    return s, f"failed to observe {ev}: {raised(exc)}"
         return None
 
     total = 0

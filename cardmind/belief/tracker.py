@@ -13,8 +13,9 @@ game brings its own (``Game.tracker_class``); the shared layers use only this in
   :class:`~cardmind.errors.Contradiction` when there is none);
 * ``to_json()``: the posterior as a JSON object (``cardmind belief --json``);
 * optionally ``explain_impossible(event) -> str | None`` (why no deal fits once ``event`` is
-  added: used to name the cause of a contradiction) and a settable ``precision`` (a target
-  standard error for a sampled answer).
+  added: used to name the cause of a contradiction), a settable ``precision`` (a target
+  standard error for a sampled answer) and ``exact`` (true when the answer now is exact, not
+  sampled: the CLI then says that a sampling option of another game has nothing to act on).
 """
 
 from __future__ import annotations

@@ -7,8 +7,22 @@ from typing import Any
 from rich.console import Console
 
 
+def output_console() -> Console:
+    """The console for human output on stdout. On a terminal it is as wide as the terminal;
+    elsewhere (a pipe, a file) it is wide enough that no table cell or line is wrapped
+    (rich would wrap at 80 columns, or at ``COLUMNS``, which some environments set for
+    child processes without a terminal)."""
+    if Console().is_terminal:
+        return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, soft_wrap=False, width=UNWRAPPED_WIDTH)
+
+
+#: the width of human output that is not on a terminal: no table is this wide
+UNWRAPPED_WIDTH = 1000
+
+
 def render_hint(hint: Any, record: Any, show_table: bool = True, tables_only: bool = False,
-                console: Console | None = None) -> None:
+                console: Console | None = None, verbose: bool = False) -> None:
     """Print ``hint`` (an advice object) for humans.
 
     Args:
@@ -16,9 +30,17 @@ def render_hint(hint: Any, record: Any, show_table: bool = True, tables_only: bo
         record: the record it was computed from (for the title).
         show_table: include the belief table.
         tables_only: print only the count and the belief table (``cardmind belief``).
+        console: where to print (default :func:`output_console`).
+        verbose: also the technical detail (passed on when the advice's ``render`` takes
+            ``verbose``; a game's rendering may leave it out).
     """
-    console = console or Console(highlight=False, soft_wrap=False)
+    import inspect  # noqa: PLC0415
+
+    console = console or output_console()
     if hasattr(hint, "render"):
-        hint.render(console, record, show_table=show_table, tables_only=tables_only)
+        kwargs = {"show_table": show_table, "tables_only": tables_only}
+        if "verbose" in inspect.signature(hint.render).parameters:
+            kwargs["verbose"] = verbose
+        hint.render(console, record, **kwargs)
     else:  # an advice object without its own rendering: its JSON
         console.print(hint.to_json())

@@ -38,7 +38,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="output folder (default tournaments/GAME-AGENTS-TIMESTAMP)")
     p.add_argument("--options", default=None, metavar="JSON", help="game options, e.g. '{\"players\": 8}'")
     p.add_argument("--settings", default=None, metavar="JSON",
-                   help="agent settings by agent name, e.g. '{\"belief\": {\"samples\": 100}}'")
+                   help="agent settings by agent name, e.g. '{\"belief\": {\"w_reveal\": 0.2}}' (every "
+                        "agent's settings and defaults: the engine's hello, docs/tournament.md)")
     p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1",
                    help="stop early with a GSPRT verdict on the first agent's Elo against the second's "
                         "(alpha = beta = 0.05)")
@@ -78,13 +79,47 @@ def run(args: argparse.Namespace) -> int:
         sprt=args.sprt, quiet=args.quiet, resume=args.resume, **extra)
     if args.json:
         print(json.dumps(summary, indent=1))
-        return 0
-    out = Console(file=sys.stdout, width=max(120, Console(file=sys.stdout).width))
+        return _all_forfeited(summary)
+    probe = Console(file=sys.stdout)
+    # on a terminal at least 120 columns; piped or in a file, never wrapped (rich would wrap at 80)
+    out = Console(file=sys.stdout, width=max(120, probe.width) if probe.is_terminal else 1000)
     out.print(standings_table(summary))
+    _print_forfeits(out, summary)
     t = summary["timing"]
     rate = t["games_per_second"]
     out.print(f"{t['games_this_run']} games played in {t['play_seconds']:.1f} s"
               + (f" ({rate:.2f} games/s, {t['jobs']} jobs)" if rate else "")
               + f"; results in {summary['out_dir']}/ (summary.json, summary.png, results.jsonl, records/)",
-              highlight=False)
-    return 0
+              highlight=False, soft_wrap=True)
+    return _all_forfeited(summary)
+
+
+def _print_forfeits(out, summary: dict) -> None:
+    """List the forfeited games (up to the summary's ``forfeited_games``) with their reasons
+    and traceback files."""
+    games = summary.get("forfeited_games") or []
+    if not games:
+        return
+    from pathlib import Path  # noqa: PLC0415
+
+    total = summary.get("forfeits", len(games))
+    out.print(f"Forfeited games ({total}; an agent that raised has its traceback in the file named):",
+              highlight=False, soft_wrap=True)
+    for g in games:
+        tb = f" [{Path(summary['out_dir']) / g['traceback']}]" if g.get("traceback") else ""
+        out.print(f"  game {g['id']}: {g['agent']} at seat {g['seat']}: {g['reason']}{tb}",
+                  highlight=False, soft_wrap=True, markup=False)
+    if total > len(games):
+        out.print(f"  ... and {total - len(games)} more (results.jsonl has every one)", highlight=False)
+
+
+def _all_forfeited(summary: dict) -> int:
+    """1 (with an error line on stderr) when some agent forfeited every game it played, else 0."""
+    status = 0
+    for name, a in summary["agents"].items():
+        if a["games"] and a["forfeits"] == a["games"]:
+            reason = a["forfeit_reasons"][0] if a["forfeit_reasons"] else ""
+            print(f"cardmind: error: agent {name!r} forfeited every one of its {a['games']} games"
+                  + (f" ({reason})" if reason else ""), file=sys.stderr)
+            status = 1
+    return status

@@ -1,25 +1,101 @@
-"""``summary.png``: win rates and Elo with their 95% intervals (matplotlib, Agg backend)."""
+"""``summary.png``: win rates and Elo with their 95% intervals (matplotlib, Agg backend).
+
+Every agent of the summary gets a row in both panels. What the numbers cannot show as a
+point or a bar is drawn and labelled as what it is, never left out or drawn as a full-width
+bar:
+
+* an **infinite Elo** (the agent won, or lost, every deal counted) is a triangle at the
+  panel's edge pointing outwards, labelled ``+inf`` or ``-inf``;
+* an interval end that is **infinite** (the score interval reaches 0 or 1) is a bar to the
+  edge ending in an arrow;
+* an interval that is **undefined** (fewer than two deals counted) is no bar, labelled
+  ``no interval (1 deal)``; an agent with **no deal** counted has no Elo, labelled so.
+"""
 
 from __future__ import annotations
 
+import math
 import os
+from dataclasses import dataclass
+
+from .ratings import Z95, elo_from_score
 
 
-def plot_summary(summary: dict, path: str | os.PathLike) -> None:
+@dataclass
+class EloMark:
+    """What the Elo panel draws for one agent.
+
+    Attributes:
+        name: the agent.
+        elo: its Elo against the field (``±inf`` when it won or lost every deal; ``None``
+            when no deal was counted).
+        lo, hi: the 95% interval's ends (``±inf`` for an end beyond the score range;
+            ``None`` when the interval is undefined: fewer than two deals).
+        units: deals counted.
+    """
+
+    name: str
+    elo: float | None
+    lo: float | None
+    hi: float | None
+    units: int
+
+    @property
+    def note(self) -> str:
+        """The label drawn beside the mark (``""`` for an ordinary point and bar)."""
+        if self.elo is None:
+            return "no Elo (no complete deal)"
+        parts = []
+        if math.isinf(self.elo):
+            parts.append(f"{'+' if self.elo > 0 else '-'}inf (every deal {'won' if self.elo > 0 else 'lost'})")
+        if self.lo is None:
+            parts.append(f"no interval ({self.units} deal{'s' if self.units != 1 else ''})")
+        return "; ".join(parts)
+
+
+def elo_marks(summary: dict) -> list[EloMark]:
+    """The Elo of every agent of ``summary`` with its interval, the infinite and undefined
+    values told apart (``summary.json`` writes both as ``null``): they are recomputed from
+    ``mean_unit_score``, ``unit_score_se`` and ``units`` exactly as
+    :func:`~cardmind.tournament.ratings.elo_interval` computes them.
+
+    Returns:
+        One :class:`EloMark` per agent, in the summary's order.
+    """
+    out = []
+    for name, a in summary["agents"].items():
+        s, se, n = a.get("mean_unit_score"), a.get("unit_score_se"), a.get("units", 0)
+        if s is None or not n:
+            out.append(EloMark(name, None, None, None, 0))
+            continue
+        elo = a["elo"] if a["elo"] is not None else elo_from_score(s)
+        if se is None or n < 2:
+            out.append(EloMark(name, elo, None, None, n))
+            continue
+        lo, hi = a["elo_ci95"]
+        lo = elo_from_score(s - Z95 * se) if lo is None else lo
+        hi = elo_from_score(s + Z95 * se) if hi is None else hi
+        out.append(EloMark(name, elo, lo, hi, n))
+    return out
+
+
+def plot_summary(summary: dict, path: str | os.PathLike):
     """Draw the win rate (Wilson 95% interval) and Elo (95% interval from duplicate deals)
-    of every agent of ``summary`` into the PNG file ``path``."""
+    of every agent of ``summary`` into the PNG file ``path``; return the matplotlib
+    ``Figure`` (see the module docstring for infinite and undefined values)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
 
     names = list(summary["agents"])
     agents = [summary["agents"][n] for n in names]
     ys = list(range(len(names)))[::-1]
-    fig = Figure(figsize=(10, 1.2 + 0.55 * len(names)), dpi=100)
+    fig = Figure(figsize=(11, 1.3 + 0.55 * len(names)), dpi=100)
     FigureCanvasAgg(fig)
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
 
     for y, a in zip(ys, agents):
         if a["win_rate"] is None:
+            ax1.text(0.5, y, "no games", ha="center", va="center", color="grey")
             continue
         lo, hi = a["win_rate_ci95"]
         ax1.errorbar([a["win_rate"]], [y], xerr=[[a["win_rate"] - lo], [hi - a["win_rate"]]],
@@ -29,20 +105,33 @@ def plot_summary(summary: dict, path: str | os.PathLike) -> None:
     ax1.set_xlabel("win rate (draws = half), 95% Wilson interval")
     ax1.set_yticks(ys, names)
 
-    finite = [a["elo"] for a in agents if a["elo"] is not None]
-    ends = [e for a in agents for e in a["elo_ci95"] if e is not None]
-    span = max([abs(x) for x in finite + ends] + [50.0]) * 1.15
-    for y, a in zip(ys, agents):
-        if a["elo"] is None:
+    marks = elo_marks(summary)
+    finite = [x for m in marks for x in (m.elo, m.lo, m.hi) if x is not None and math.isfinite(x)]
+    span = max([abs(x) for x in finite] + [50.0]) * 1.25
+    for y, m in zip(ys, marks):
+        if m.elo is None:
+            ax2.text(0.0, y, m.note, ha="center", va="center", color="grey")
             continue
-        lo, hi = a["elo_ci95"]
-        lo = -span if lo is None else lo
-        hi = span if hi is None else hi
-        ax2.errorbar([a["elo"]], [y], xerr=[[max(0.0, a["elo"] - lo)], [max(0.0, hi - a["elo"])]],
-                     fmt="o", color="tab:red", capsize=4)
+        if math.isinf(m.elo):
+            edge = span if m.elo > 0 else -span
+            ax2.plot([edge], [y], marker=">" if m.elo > 0 else "<", color="tab:red", ms=10, ls="none")
+            ax2.text(edge * 0.96, y + 0.22, m.note, ha="right" if m.elo > 0 else "left", va="bottom",
+                     fontsize=8, color="tab:red")
+            continue
+        ax2.plot([m.elo], [y], "o", color="tab:red")
+        if m.lo is None:
+            ax2.text(m.elo, y + 0.22, m.note, ha="center", va="bottom", fontsize=8, color="grey")
+            continue
+        lo, hi = max(m.lo, -span), min(m.hi, span)
+        ax2.plot([lo, hi], [y, y], color="tab:red", lw=1.5)
+        for end, inf, marker in ((lo, math.isinf(m.lo), "<"), (hi, math.isinf(m.hi), ">")):
+            if inf:
+                ax2.plot([end], [y], marker=marker, color="tab:red", ms=7, ls="none")
+            else:
+                ax2.plot([end, end], [y - 0.12, y + 0.12], color="tab:red", lw=1.5)
     ax2.axvline(0.0, color="grey", lw=0.8, ls="--")
-    ax2.set_xlim(-span, span)
-    ax2.set_xlabel("Elo vs the field, 95% interval over deals")
+    ax2.set_xlim(-span * 1.04, span * 1.04)
+    ax2.set_xlabel("Elo vs the field, 95% interval over deals (arrows: to infinity)")
     ax1.set_ylim(-0.7, len(names) - 0.3)
 
     title = f"{summary.get('game') or ''}: {summary['games']} games, seed {summary.get('seed')}"
@@ -52,3 +141,4 @@ def plot_summary(summary: dict, path: str | os.PathLike) -> None:
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(os.fspath(path), format="png")
+    return fig

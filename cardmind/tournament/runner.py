@@ -14,10 +14,12 @@ and every statistic. The pieces:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -36,6 +38,8 @@ CONFIG = "config.json"
 SUMMARY = "summary.json"
 PLOT = "summary.png"
 RECORDS = "records"
+#: the folder of the tracebacks of forfeits (an agent raised)
+FORFEITS = "forfeits"
 #: a game still running after this many actions is stopped and scored as a draw
 DEFAULT_MAX_ACTIONS = 3000
 
@@ -94,8 +98,32 @@ def _prepare(game_name: str, agent_specs: Sequence[str], options: Mapping[str, A
         teams = seat_teams(game, opts)
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
+    _build_each(game, opts, seed, specs, labels, per_agent)
     return {"game": game.name, "options": opts, "specs": specs, "labels": labels, "settings": per_agent,
             "seed": seed, "teams": teams, "num_seats": game.num_seats(opts)}
+
+
+def _build_each(game, opts: dict, seed: int, specs: Sequence[str], labels: Sequence[str],
+                settings: Sequence[dict]) -> None:
+    """Build every agent once, at seat 0 of the first deal, before any game is played: an
+    agent that cannot be built (a missing extra, a bug in its constructor) stops the
+    tournament with the reason, instead of forfeiting every game.
+
+    Raises:
+        TournamentError: an agent's constructor raised (the message says which agent, the
+            exception and where it was raised).
+    """
+    from ..agents.base import resolve_agent  # noqa: PLC0415
+    from ..agents.match import exception_text  # noqa: PLC0415
+
+    _, header = game.initial_state(opts, deal_rng(seed, 0))
+    view = game.observer_header(header, 0)
+    for spec, label, s in zip(specs, labels, settings):
+        cls = resolve_agent(spec, game)
+        try:
+            cls(game, 0, opts, dict(view), settings=dict(s))
+        except Exception as exc:  # noqa: BLE001 - any failure of a bot's constructor is reported
+            raise TournamentError(f"agent {label!r} cannot be built: {exception_text(exc)}") from None
 
 
 # ---------------------------------------------------------------------------- playing one game
@@ -121,6 +149,11 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 def record_name(game_id: int) -> str:
     """The record file of game ``game_id``, relative to the output folder."""
     return f"{RECORDS}/game-{game_id:06d}.jsonl"
+
+
+def traceback_name(game_id: int) -> str:
+    """The file with the traceback of game ``game_id``'s forfeit, relative to the output folder."""
+    return f"{FORFEITS}/game-{game_id:06d}.txt"
 
 
 def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
@@ -169,10 +202,20 @@ def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
         else:
             outcome = [0.0 if seats[s] == seats[forfeit] else 1.0 for s in range(n)]
         scores, detail = None, {}
+    reason = "" if mr is None else _ADDRESS.sub("", mr.forfeit_reason)
+    tb_file = None
+    if forfeit is not None and mr.forfeit_traceback:
+        tb_file = traceback_name(game_id)
+        path = os.path.join(ctx["out_dir"], tb_file)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".tmp", "w", encoding="utf-8") as fh:
+            fh.write(f"game {game_id} (deal {deal}): agent {names[forfeit]!r} at seat {forfeit} forfeited: "
+                     f"{reason}\n\n{mr.forfeit_traceback}")
+        os.replace(path + ".tmp", path)
     return {
         "id": game_id, "deal": deal, "seats": names, "outcome": outcome, "scores": scores,
         "forfeit": forfeit, "forfeit_agent": None if forfeit is None else names[forfeit],
-        "reason": "" if mr is None else _ADDRESS.sub("", mr.forfeit_reason),
+        "reason": reason, "traceback": tb_file,
         "error": error, "detail": _jsonable(detail),
         "actions": [0] * n if mr is None else list(mr.actions),
         "think": [0.0] * n if mr is None else [round(t, 6) for t in mr.think_time],
@@ -340,29 +383,27 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     t_play = time.perf_counter()
     display = None if quiet else _Display(console, schedule, labels, sprt, len(done), config)
     played = 0
-    try:
-        with open(out / RESULTS, "a", encoding="utf-8") as results_file:
-            def finished(line: dict) -> bool:
-                """Write one result; return True when the SPRT says stop."""
-                nonlocal played
-                results_file.write(json.dumps(line, separators=(",", ":")) + "\n")
-                results_file.flush()
-                done[line["id"]] = line
-                played += 1
-                stop = monitor is not None and monitor.update(done)
-                if display is not None:
-                    display.advance(done, monitor)
-                return stop
+    with _one_interrupt(), _stopping(display), open(out / RESULTS, "a", encoding="utf-8") as results_file:
+        def finished(line: dict) -> bool:
+            """Write one result; return True when the SPRT says stop."""
+            nonlocal played
+            results_file.write(json.dumps(line, separators=(",", ":")) + "\n")
+            results_file.flush()
+            done[line["id"]] = line
+            played += 1
+            stop = monitor is not None and monitor.update(done)
+            if display is not None:
+                if line.get("forfeit_agent") is not None:
+                    display.forfeit(line, out)
+                display.advance(done, monitor)
+            return stop
 
-            tasks = ((i, schedule.game(i).deal, schedule.game(i).seats) for i in todo)
-            if todo:
-                if jobs == 1 or len(todo) == 1:
-                    _run_serial(ctx, tasks, finished, display)
-                else:
-                    _run_parallel(ctx, tasks, finished, jobs, display)
-    finally:
-        if display is not None:
-            display.stop()
+        tasks = ((i, schedule.game(i).deal, schedule.game(i).seats) for i in todo)
+        if todo:
+            if jobs == 1 or len(todo) == 1:
+                _run_serial(ctx, tasks, finished, display)
+            else:
+                _run_parallel(ctx, tasks, finished, jobs, display)
 
     play_seconds = time.perf_counter() - t_play
     summary = summarize(schedule, labels, done, sprt=sprt, specs=ctx["specs"], game=ctx["game"],
@@ -377,6 +418,39 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
 
     plot_summary(summary, out / PLOT)
     return summary
+
+
+@contextlib.contextmanager
+def _one_interrupt():
+    """While the games are played: the first SIGINT (Ctrl-C, ``timeout -s INT``) raises
+    ``KeyboardInterrupt`` as usual, and any later one is ignored until the games are stopped
+    and the display is closed, so a second Ctrl-C cannot break that cleanup (which printed a
+    traceback from inside it, or left the worker processes waiting). Nothing changes
+    outside the main thread, or when SIGINT is not Python's default handler."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+
+    def first(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, first)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def _stopping(display):
+    """Stop ``display`` (when there is one) however the block ends."""
+    try:
+        yield
+    finally:
+        if display is not None:
+            display.stop()
 
 
 def _run_serial(ctx: dict, tasks, finished, display) -> None:
@@ -451,7 +525,16 @@ def _timing(schedule: Schedule, done: dict[int, dict], labels: Sequence[str], sp
 
 # ---------------------------------------------------------------------------- progress display
 class _Display:
-    """A rich progress bar with ETA and live standings on stderr."""
+    """The progress display on stderr. On a terminal: a rich progress bar with ETA and live
+    standings, redrawn in place. Elsewhere (stderr redirected to a file or a pipe, where a
+    redrawn table would pile up): a plain progress line every :attr:`PLAIN_EVERY` seconds
+    (and at the end), no tables. Either way, each forfeit is printed as it happens (up to
+    :attr:`MAX_FORFEIT_LINES` lines)."""
+
+    #: seconds between the plain progress lines
+    PLAIN_EVERY = 30.0
+    #: forfeits printed as they happen; the rest are only counted (results.jsonl has them all)
+    MAX_FORFEIT_LINES = 20
 
     def __init__(self, console, schedule: Schedule, labels, sprt, already: int, config: dict):
         from rich.console import Console, Group  # noqa: PLC0415
@@ -460,7 +543,17 @@ class _Display:
                                    TimeElapsedColumn, TimeRemainingColumn)
 
         self.console = console or Console(stderr=True)
+        self.live_mode = self.console.is_terminal and not self.console.is_dumb_terminal
         self.schedule, self.labels, self.sprt, self.config = schedule, labels, sprt, config
+        self.already = already
+        self.t0 = time.perf_counter()
+        self.n = 0
+        self.next_update = 0.0
+        self.cost = 0.0
+        self.forfeits_shown = 0
+        self.live = None
+        if not self.live_mode:
+            return
         self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
                                  TimeRemainingColumn(), console=self.console)
@@ -468,17 +561,46 @@ class _Display:
         self.standings = _Standings()
         self.live = Live(Group(self.progress, self.standings), console=self.console, refresh_per_second=4,
                          transient=False)
-        self.t0 = time.perf_counter()
-        self.n = 0
-        self.next_update = 0.0
-        self.cost = 0.0
 
     def start(self) -> None:
-        self.live.start()
+        self.t0 = time.perf_counter()
+        if self.live is not None:
+            self.live.start()
+        else:
+            self.next_update = self.t0 + self.PLAIN_EVERY
+
+    def forfeit(self, line: dict, out: Path) -> None:
+        """Print one forfeit: game, agent, seat, reason and where its traceback is."""
+        self.forfeits_shown += 1
+        if self.forfeits_shown > self.MAX_FORFEIT_LINES:
+            return
+        from rich.text import Text  # noqa: PLC0415
+
+        tb = f" (traceback: {out / line['traceback']})" if line.get("traceback") else ""
+        msg = (f"game {line['id']}: {line['forfeit_agent']} forfeited at seat {line['forfeit']}: "
+               f"{line['reason']}{tb}")
+        if self.forfeits_shown == self.MAX_FORFEIT_LINES:
+            msg += f"; further forfeits are not shown here (see {out / RESULTS})"
+        self.console.print(Text(msg, style="yellow"), soft_wrap=True)
+
+    def _plain_line(self) -> str:
+        done = self.already + self.n
+        total = self.schedule.total
+        elapsed = time.perf_counter() - self.t0
+        rate = self.n / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else None
+        eta_text = "" if eta is None or done >= total else f", about {_clock(eta)} left"
+        return (f"{self.config['game']}: {done} of {total} games ({100 * done / max(1, total):.0f}%), "
+                f"{rate:.2f} games/s{eta_text}")
 
     def advance(self, done: dict, monitor) -> None:
         self.n += 1
         now = time.perf_counter()
+        if self.live is None:
+            if now >= self.next_update:
+                self.console.print(self._plain_line(), soft_wrap=True, highlight=False)
+                self.next_update = now + self.PLAIN_EVERY
+            return
         rate = self.n / (now - self.t0) if now > self.t0 else 0.0
         self.progress.update(self.task, advance=1, rate=f"{rate:.1f} games/s")
         if now >= self.next_update:
@@ -495,9 +617,20 @@ class _Display:
 
     def stop(self) -> None:
         try:
-            self.live.stop()
+            if self.live is not None:
+                self.live.stop()
+            elif self.n:
+                self.console.print(self._plain_line(), soft_wrap=True, highlight=False)
         except Exception:  # noqa: BLE001 - never hide the real error behind the display
             pass
+
+
+def _clock(seconds: float) -> str:
+    """``seconds`` as ``H:MM:SS`` or ``M:SS``."""
+    s = int(round(seconds))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
 class _Standings:

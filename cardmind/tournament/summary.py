@@ -2,9 +2,10 @@
 
 Scoring (``docs/tournament.md`` explains it with examples):
 
-* An agent's **outcome** in a game is the mean of the outcomes of the seats it plays
-  (``Result.outcome``: 1 win, 0.5 draw, 0 loss); above 0.5 counts as a win, 0.5 as a draw,
-  below as a loss. In Literature every seat of a team shares the outcome.
+* An agent's **outcome** in a game is that of its best seat (``Result.outcome``: 1 win, 0.5
+  draw or shared first place, 0 loss), or 1 when its seats hold every first place
+  (:func:`agent_outcomes`); above 0.5 counts as a win, 0.5 as a draw, below as a loss. In
+  Literature every seat of a team shares the outcome.
 * A **forfeit** (an agent raised or returned an illegal action) scores 0 for every seat of
   the forfeiting agent (its team, in a team game) and 1 for every other seat; a forfeited
   game has no points and no length.
@@ -28,6 +29,8 @@ from .ratings import Z95, elo_interval, llr_from_counts, sprt_bounds, sprt_verdi
 from .schedule import Schedule
 
 SUMMARY_FORMAT = "cardmind-tournament-summary/1"
+#: forfeited games listed one by one in the summary (``forfeited_games``), the first in id order
+MAX_FORFEITS_LISTED = 20
 _EPS = 1e-9
 
 
@@ -39,14 +42,28 @@ def _num(x: float | None, digits: int = 6) -> float | None:
 
 
 def agent_outcomes(line: Mapping, index: Mapping[str, int]) -> dict[int, float]:
-    """``{agent index: mean outcome of its seats}`` for one results line."""
-    sums: dict[int, float] = {}
-    counts: dict[int, int] = {}
+    """``{agent index: outcome}`` for one results line (seat outcomes: 1 win, 0.5 shared
+    first place or draw, 0 loss).
+
+    An agent is placed by its **best seat**: its outcome is the best outcome among the seats
+    it holds, except that an agent holding *every* seat with the best outcome of the game
+    (while some other agent's seat did worse) gets 1, because it shares first place with no
+    other agent. With one seat per agent this is the seat's own outcome; in a team game,
+    where the seats of a team share their outcome, it is the team's. With two agents at a
+    four-seat free-for-all table (A B A B) exactly one agent wins unless seats of both share
+    first place (a draw), so the two win rates add up to 100% as in a head-to-head game.
+    """
+    seats: dict[int, list[float]] = {}
     for name, o in zip(line["seats"], line["outcome"]):
-        a = index[name]
-        sums[a] = sums.get(a, 0.0) + o
-        counts[a] = counts.get(a, 0) + 1
-    return {a: sums[a] / counts[a] for a in sorted(sums)}
+        seats.setdefault(index[name], []).append(float(o))
+    best = max(o for outs in seats.values() for o in outs)
+    worst = min(o for outs in seats.values() for o in outs)
+    out = {}
+    for a in sorted(seats):
+        top = max(seats[a])
+        alone = top == best > worst and all(max(outs) < best for b, outs in seats.items() if b != a)
+        out[a] = 1.0 if alone else top
+    return out
 
 
 def pair_score(oa: float, ob: float) -> float:
@@ -186,6 +203,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
     actions_len, events_len = [], []
     n_forfeit = n_error = 0
     error_reasons: list[str] = []
+    forfeited_games: list[dict] = []
     for i in ids:
         line = counted[i]
         o = agent_outcomes(line, index)
@@ -207,6 +225,9 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
             forfeits[f] += 1
             if len(reasons[f]) < 3 and line.get("reason") not in reasons[f]:
                 reasons[f].append(line.get("reason", ""))
+            if len(forfeited_games) < MAX_FORFEITS_LISTED:
+                forfeited_games.append({"id": i, "agent": line["forfeit_agent"], "seat": line.get("forfeit"),
+                                        "reason": line.get("reason", ""), "traceback": line.get("traceback")})
         elif line.get("error"):
             n_error += 1
             if len(error_reasons) < 3 and line["error"] not in error_reasons:
@@ -296,7 +317,8 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
         "confidence": 0.95, "z": Z95,
         "agents": agents,
         "pairs": pairs,
-        "forfeits": n_forfeit, "errors": n_error, "error_reasons": error_reasons,
+        "forfeits": n_forfeit, "forfeited_games": forfeited_games,
+        "errors": n_error, "error_reasons": error_reasons,
         "game_length": {"games": len(actions_len), "actions": _stats(actions_len), "events": _stats(events_len)},
         "sprt": sprt_json,
     }

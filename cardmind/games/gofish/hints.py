@@ -75,6 +75,11 @@ class GoFishHint:
     #: sampled answers: how the sampler ran (``GoFishBelief.sampling``: steps, stderr,
     #: precision, max_steps; ``target_met`` is added in the JSON)
     sampling: dict | None = None
+    #: the observer's cards now (for the human output; not in the JSON)
+    hand: list[str] = field(default_factory=list)
+    #: once the game is over: ``{"books": per seat, "winners": [seats]}`` (``None`` before;
+    #: for the human output; not in the JSON)
+    final: dict[str, Any] | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -107,12 +112,26 @@ class GoFishHint:
             "notes": self.notes,
         }
 
-    def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False) -> None:
-        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``)."""
+    def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False,
+               verbose: bool = False) -> None:
+        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``): the player's
+        hand, the final books once the game is over, whether the chances are estimates, the
+        best asks and the tables. ``verbose`` (and ``tables_only``, ``cardmind belief``): also
+        the count of consistent deals and how it was computed."""
         turn = "game over" if self.to_move is None else ("your turn" if self.your_turn else f"seat {self.to_move} to play")
         console.print(Text(f"Go Fish: seat {self.observer}'s view after {self.events} events "
                            f"(phase {self.phase}, {turn}); stock {self.stock} cards; hands "
                            + ", ".join(f"{s}:{n}" for s, n in enumerate(self.sizes)), style="bold"))
+        console.print(Text(f"Your hand: {_hand_text(self.hand)}"))
+        if self.final is not None:
+            console.print(Text(_final_text(self.final, self.observer), style="bold"))
+        if not (verbose or tables_only):
+            if self.mode == "mcmc":
+                se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
+                console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
+                                   f"samples longer, --verbose says more", style="yellow"))
+            self._render_rest(console, record, show_table, tables_only)
+            return
         how = "" if self.exact else {
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
@@ -126,6 +145,10 @@ class GoFishHint:
             f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode == "enumerated" else \
             f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
+        self._render_rest(console, record, show_table, tables_only)
+
+    def _render_rest(self, console: Console, record: Any, show_table: bool, tables_only: bool) -> None:
+        """The notes, the best asks and the tables (see :meth:`render`)."""
         for note in self.notes:
             if not (tables_only and asks_only(note)):
                 console.print(Text(f"Note: {note}", style="yellow"))
@@ -262,9 +285,44 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     if info is None and belief.precision > 0:
         notes.append(f"the precision asked ({belief.precision:g}) has no effect: the answer was summed exactly, "
                      "not sampled")
+    final = None
+    if st.is_over():
+        detail = st.result().detail
+        final = {"books": list(detail["books"]), "winners": list(detail["winners"])}
+    hand = sorted(own, key=lambda c: (belief.ranks.index(c[0]), c[1]))
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
-                      belief.mode, belief.stderr, info)
+                      belief.mode, belief.stderr, info, hand=hand, final=final)
+
+
+def _hand_text(hand: list[str]) -> str:
+    """The observer's cards grouped by rank: ``"(5 cards) 3S  6C 6D  KC"``."""
+    if not hand:
+        return "no cards"
+    groups: dict[str, list[str]] = {}
+    for c in hand:
+        groups.setdefault(c[0], []).append(c)
+    return f"({len(hand)} card{'s' if len(hand) != 1 else ''}) " + "  ".join(" ".join(g) for g in groups.values())
+
+
+def _final_text(final: dict[str, Any], me: int) -> str:
+    """``"Game over: you won with 5 books (seat 0: 3, you: 5, ...)."``, or who shared first place."""
+    books, winners = final["books"], final["winners"]
+    top = books[winners[0]]
+    many = f"{top} book{'s' if top != 1 else ''}"
+
+    def names(seats):
+        seats = [f"seat {s}" if s != me else "you" for s in seats]
+        return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
+
+    if len(winners) == 1:
+        head = f"{'you' if winners[0] == me else f'seat {winners[0]}'} won with {many}"
+    elif me in winners:
+        head = f"you shared first place with {names([s for s in winners if s != me])}, {many} each"
+    else:
+        head = f"{names(winners)} shared first place, {many} each"
+    per = ", ".join(f"{'you' if s == me else f'seat {s}'}: {b}" for s, b in enumerate(books))
+    return f"Game over: {head} ({per})."
 
 
 def _pct(belief: GoFishBelief, p: float) -> str:

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...cards import parse_card
+from ...cards import parse_card, parse_rank
+from ...errors import CardError
 
 #: keys and kinds of each event type, for strict record reading (see cardmind.records)
 EVENT_SCHEMA: dict[str, dict[str, str]] = {
@@ -135,6 +136,7 @@ def _seat(value: Any) -> int:
 
 
 def _rank(value: Any) -> str:
-    if not isinstance(value, str) or len(value) != 1 or value.upper() not in "23456789TJQKA":
-        raise ValueError(f"a rank must be one of 2-9, T, J, Q, K, A, not {value!r}")
-    return value.upper()
+    try:
+        return parse_rank(value)
+    except CardError as exc:
+        raise ValueError(str(exc)) from None

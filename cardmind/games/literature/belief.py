@@ -227,6 +227,10 @@ class LiteratureBelief(Tracker):
         Contradiction: (from the queries) no deal is consistent with the events.
     """
 
+    #: every answer is exact: the consistent deals are counted, never sampled (so a
+    #: sampling precision, ``--precision``, has nothing to act on)
+    exact = True
+
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto"):
         self.engine = engine
         self.options = LITERATURE.parse_options(options)

@@ -88,6 +88,11 @@ class LiteratureHint:
     marginals: dict[str, dict[int, float]]
     sets: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: the observer's cards now (for the human output; not in the JSON)
+    hand: list[str] = field(default_factory=list)
+    #: sets won per team ``[team 0, team 1]`` and the void sets, once the game is over
+    #: (``None`` before; for the human output; not in the JSON)
+    final: dict[str, Any] | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -115,36 +120,56 @@ class LiteratureHint:
             "notes": self.notes,
         }
 
-    def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False) -> None:
-        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``): the claims worth
-        making, the best asks and the belief table (``tables_only``: the count and the table)."""
+    def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False,
+               verbose: bool = False) -> None:
+        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``): the player's
+        hand, the final score once the game is over, the claims worth making (success at
+        least :data:`CLAIM_WORTH`, or every claim with ``verbose``), the best asks and the
+        belief table. ``tables_only`` (``cardmind belief``): the count of consistent deals
+        and the table. ``verbose``: also the count of consistent deals."""
         me = self.observer
         mates = [s for s in range(self.players) if s % 2 == me % 2]
         turn = "game over" if self.to_move is None else ("your turn" if self.your_turn else f"seat {self.to_move} to play")
         console.print(Text(f"Literature: seat {me}'s view after {self.events} events ({turn}); "
                            f"your team: seats {', '.join(map(str, mates))}", style="bold"))
-        console.print(f"Consistent deals: {self.consistent_deals:,}")
+        console.print(Text(f"Your hand: {_hand_text(self.hand, self.sets)}"))
+        if verbose or tables_only:
+            console.print(f"Consistent deals: {self.consistent_deals:,} (every deal of the cards you have not "
+                          f"seen that fits your hand and the events, counted exactly)")
+        if self.final is not None:
+            console.print(Text(_final_text(self.final, me), style="bold"))
         for note in self.notes:
             if not (tables_only and asks_only(note)):
                 console.print(Text(f"Note: {note}", style="yellow"))
         if not tables_only:
             console.print()
-            if self.claims:
-                t = Table(title="Claims worth making (probability that claiming now succeeds)", title_justify="left")
+            shown = self.claims if verbose else [c for c in self.claims if c.certain or c.probability >= CLAIM_WORTH]
+            if shown:
+                title = ("Claims your team could make (chance that claiming now succeeds)" if verbose else
+                         "Claims worth making (chance that claiming now succeeds)")
+                t = Table(title=title, title_justify="left")
                 t.add_column("set")
                 t.add_column("success", justify="right")
                 t.add_column("team holds", justify="right")
                 t.add_column("say who holds each card")
-                for c in self.claims[:6]:
+                for c in shown[:6]:
                     assign = "  ".join(f"{card}→{seat}" for card, seat in sorted(c.assignment.items(),
                                                                                   key=lambda kv: card_sort_key(kv[0])))
-                    prob = "certain" if c.certain else f"{100 * c.probability:.1f}%"
+                    prob = "certain" if c.certain else _pct(c.probability)
                     style = "bold green" if c.certain else None
-                    t.add_row(c.set, prob, f"{100 * c.p_team_holds:.1f}%", assign, style=style)
+                    t.add_row(c.set, prob, _pct(c.p_team_holds), assign, style=style)
                 console.print(t)
-                if len(self.claims) > 6:
-                    console.print(f"({len(self.claims) - 6} more sets your team might hold; see --json)")
-            else:
+                if len(shown) > 6:
+                    console.print(f"({len(shown) - 6} more sets your team might hold; see --json)")
+            if not verbose and self.claims and len(shown) < len(self.claims):
+                rest = self.claims[len(shown):]
+                best = rest[0]
+                console.print(("Claims: none worth making now" if not shown else
+                               f"{len(rest)} more set{'s' if len(rest) > 1 else ''} your team might hold") +
+                              f": the likeliest{' of them' if shown else ''}, {best.set}, would succeed "
+                              f"{_pct(best.probability)} of the time (under {100 * CLAIM_WORTH:.0f}%; "
+                              f"--verbose lists {'them' if len(rest) > 1 else 'it'}).")
+            elif not self.claims:
                 console.print("Claims: none: the game is over." if self.to_move is None else
                               "Claims: your team cannot hold all six cards of any set yet.")
             console.print()
@@ -181,6 +206,36 @@ class LiteratureHint:
                     first = False
                 t.add_section()
             console.print(t)
+
+
+#: the least chance of success of a claim that ``cardmind hint`` lists as worth making
+#: (certain claims always are; ``--verbose`` lists every claim)
+CLAIM_WORTH = 0.5
+
+
+def _hand_text(hand: list[str], sets: dict[str, list[str]]) -> str:
+    """The observer's cards grouped by set, in the order of ``sets`` (``{set: its cards}``):
+    ``"(7 cards) low-clubs 2C 3C; high-hearts 9H JH"``."""
+    if not hand:
+        return "no cards"
+    held = set(hand)
+    groups = [(name, [c for c in cards if c in held]) for name, cards in sets.items()]
+    placed = {c for _, cards in groups for c in cards}
+    other = [c for c in hand if c not in placed]   # (none: a card in hand is in an unclaimed set)
+    groups = [(n, cs) for n, cs in groups if cs] + ([("", other)] if other else [])
+    return f"({len(hand)} card{'s' if len(hand) != 1 else ''}) " + "; ".join(
+        f"{name} {' '.join(cards)}".strip() for name, cards in groups)
+
+
+def _final_text(final: dict[str, Any], me: int) -> str:
+    """``"Game over: your team won 5 sets to 4."`` (and the void sets)."""
+    mine, theirs = final["team_sets"][me % 2], final["team_sets"][1 - me % 2]
+    verb = "won" if mine > theirs else "lost" if mine < theirs else "drew"
+    text = f"Game over: your team {verb} {mine} set{'s' if mine != 1 else ''} to {theirs}"
+    void = final.get("void_sets") or []
+    if void:
+        text += f" ({len(void)} void: {', '.join(void)})"
+    return text + "."
 
 
 def _pct(p: float) -> str:
@@ -268,8 +323,12 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
     if st.sizes[me] == 0:
         notes.append("you have no cards: you cannot ask or claim")
     sets = {name: list(set_cards(name)) for name in st.unclaimed_sets()}
+    final = None
+    if st.is_over():
+        detail = st.result().detail
+        final = {"team_sets": list(detail["team_sets"]), "void_sets": list(detail.get("void_sets", []))}
     return LiteratureHint(me, len(belief.events), st.to_move(), belief.players, total, claims,
-                          asks[:max_asks], marg, sets, notes)
+                          asks[:max_asks], marg, sets, notes, hand=sorted(hand, key=card_sort_key), final=final)
 
 
 def _asks_if_on_turn(belief: LiteratureBelief):
