@@ -133,7 +133,8 @@ def test_belief_json_equals_the_tracker_and_upto_cuts(complete_path, capsys):
             text, err = capsys.readouterr()
             assert err == ""
         out = json.loads(text)
-        assert set(out) == {"consistent_deals", "marginals", "claims"}
+        assert set(out) == {"consistent_deals", "marginals", "claims", "model", "seat_models", "method"}
+        assert out["model"] == "uniform" and out["method"] == "exact"   # the output names the model used
         expect = json.loads(json.dumps(tracker_for(read_record(complete_path, upto=line), 4).to_json()))
         assert out == expect
         if line == 1:  # only the header: the deal itself
