@@ -41,6 +41,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "eval"))
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
@@ -127,6 +128,41 @@ def fit_kind(name: str, groups: list[tuple[object, list]], test_of, source: str)
     return model
 
 
+TEMPER_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
+TEMPER_PAIRINGS = [(6, "belief", "peer"), (6, "peer", "random"), (6, "belief", "random"), (8, "belief", "peer")]
+
+
+def choose_temper(models: dict[str, AskModel], games: int, seed: int, quiet: bool = False) -> tuple[float, list]:
+    """The ``λ`` of :data:`TEMPER_GRID` whose posteriors (every simulated kind weighed by its
+    model raised to ``λ``) give the lowest mean of the card-marginal and best-claim log-losses
+    on ``games`` games per pairing of :data:`TEMPER_PAIRINGS` (seeds apart from the fit's and
+    from the calibration study's); returns ``(λ, [(λ, cards, claims)])``."""
+    from calibration import Scores, logloss, score_game, simulate  # noqa: PLC0415 - eval/ helpers
+
+    from cardmind.games.literature.models import register_player_model  # noqa: PLC0415
+
+    records = []
+    for players, k0, k1 in TEMPER_PAIRINGS:
+        records += simulate(players, k0, k1, games, seed + 1000)
+    rows = []
+    for lam in TEMPER_GRID:
+        names = {}
+        for kind, m in models.items():
+            trial = AskModel(f"{kind}-temper-trial", m.stop, m.card, lam)
+            register_player_model(trial)
+            names[kind] = trial.name
+        scores = Scores()
+        for rec, kinds in records:
+            score_game(rec, "v", kinds, {"fitted": {s: names[k] for s, k in enumerate(kinds)}}, 10, scores)
+        cards = logloss(*scores.arrays(lambda g: True, "cards", "fitted"))
+        claims = logloss(*scores.arrays(lambda g: True, "claims", "fitted"))
+        rows.append((lam, cards, claims))
+        if not quiet:
+            print(f"  temper {lam}: card log-loss {cards:.4f}, claim log-loss {claims:.4f}", file=sys.stderr)
+    best = min(rows, key=lambda r: (r[1] + r[2]) / 2)
+    return best[0], rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=120, help="simulated games per kind (both seatings of games/2 deals)")
@@ -134,10 +170,13 @@ def main(argv=None) -> int:
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--out", type=Path, default=MODEL_DIR, help="folder for <kind>.json (default: the package's)")
     ap.add_argument("--kinds", default="random,peer,belief,people")
+    ap.add_argument("--temper-games", type=int, default=12,
+                    help="games per pairing to choose the tempering exponent on (0: keep 1)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
+    fitted: dict[str, AskModel] = {}
     for kind in args.kinds.split(","):
         t0 = time.time()
         if kind == "people":
@@ -149,12 +188,25 @@ def main(argv=None) -> int:
             model = fit_kind(kind, groups, lambda d: d % 5 == 4,
                              source=f"eval/fit_player_models.py --games {args.games} --seed {args.seed} "
                                     f"(held out: every fifth deal)")
+        fitted[kind] = model
+        print(f"{kind}: {model.info['asks']} asks, {time.time() - t0:.0f} s", file=sys.stderr)
+    if args.temper_games > 0:
+        t0 = time.time()
+        lam, trials = choose_temper({k: m for k, m in fitted.items() if k != "people"}, args.temper_games, args.seed,
+                                    args.quiet)
+        for m in fitted.values():
+            m.temper = lam
+            m.info["temper"] = {"chosen": lam, "by": f"eval/fit_player_models.py --temper-games {args.temper_games} "
+                                                    f"--seed {args.seed} (seeds {args.seed + 1000}...)",
+                                "trials": [{"temper": a, "card_log_loss": b, "claim_log_loss": c} for a, b, c in trials]}
+        print(f"temper {lam} ({time.time() - t0:.0f} s)", file=sys.stderr)
+    for kind, model in fitted.items():
         path = args.out / f"{kind}.json"
         path.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
         info = model.info
         rows.append((kind, info["asks"], np.concatenate([model.stop, model.card]),
                      info["stop_stderr"] + info["card_stderr"], info["held_out"], model.temper))
-        print(f"{kind}: {info['asks']} asks, {time.time() - t0:.0f} s -> {path}", file=sys.stderr)
+        print(f"{kind} -> {path}", file=sys.stderr)
     names = [f"stop: {f}" for f in STOP_FEATURES] + [f"ask: {f}" for f in CARD_FEATURES]
     print("| model | asks | " + " | ".join(names) + " | λ | held-out log-lik per ask (model / uniform choice) |")
     print("| --- | ---: | " + " | ".join("---:" for _ in names) + " | ---: | --- |")

@@ -90,7 +90,7 @@ from cardmind.games.literature.rules import set_cards, team_of  # noqa: E402
 from .lit_helpers import belief_after, brute_force, simulate  # noqa: E402
 
 #: (options, seed, agent, seat, events) of late positions with few enough deals to enumerate
-LATE = [({"players": 6}, 0, "peer"), ({"players": 8}, 0, "peer"), ({"players": 6, "ask_own_card": True}, 2, "peer")]
+LATE = [({"players": 6}, 2, "peer"), ({"players": 8}, 4, "peer"), ({"players": 6, "ask_own_card": True}, 1, "peer")]
 
 
 def _late_positions(options, seed, agent, want=2, limit=400):
@@ -174,7 +174,8 @@ def test_importance_posterior_matches_the_exact_likelihood():
         w = np.exp(b.world_log_likelihood(pos[3][0]) - b.world_log_likelihood(pos[3][0]).max())
         return (w.sum() ** 2) / (w ** 2).sum()
 
-    rec, seat, k, (legal, states) = max(_late_positions({"players": 8}, 0, "peer", want=3), key=spread)
+    rec, seat, k, (legal, states) = max(_late_positions({"players": 6, "ask_own_card": True}, 2, "peer", want=1),
+                                        key=spread)
     b = belief_after(rec, seat, k)
     b.set_models("peer")
     exact = b.world_log_likelihood(legal)

@@ -88,7 +88,7 @@ def test_hello_lists_games_options_agents_and_echoes_id():
     for name in ("random", "peer", "belief"):
         assert (name, "literature") in agents
     assert agents[("belief", "literature")]["settings"]["claim_margin"] == 0.0
-    assert agents[("peer", "literature")]["settings"] == {"claim_threshold": 0.8}
+    assert agents[("peer", "literature")]["settings"] == {"claim_threshold": 0.8, "stalled_threshold": 0.5}
     assert agents[("random", "literature")]["settings"] == {}
     assert r["commands"][0] == "hello" and "quit" in r["commands"]
     assert r["errors"] == ERROR_CODES

@@ -452,42 +452,70 @@ class LiteratureBelief(Tracker):
         return self._solved
 
     def _holdings(self, seats: Iterable[int], cons: "_Constraints") -> dict[int, Holdings]:
-        """What the observer knows of each ask's asker's hand then (asks by ``seats``)."""
+        """What the observer knows of each ask's asker's hand then (asks by ``seats``; kept
+        while the cards the observer cannot locate stay the same: an ask's holdings change
+        only when one of them is located)."""
         want = set(seats)
         cards = deck_cards(self.deck)
         unknown_set = set(cons.unknown)
         unknown = np.array([c in unknown_set for c in cards])
         sindex = _card_set_index(self.deck)
         nsets = len(set_names(self.deck))
-        out = {}
-        for sit in self.ledger.situations:
-            if sit.asker not in want:
-                continue
-            known = np.zeros(nsets)
-            mine = np.zeros(len(cards), dtype=bool)
-            live = set(sit.sets)
+        sig = np.packbits(unknown).tobytes()
+        cache = self.__dict__.setdefault("_holdings_cache", {})
+        if cache.get("sig") != sig:
+            cache.clear()
+            cache["sig"] = sig
+        todo = [sit for sit in self.ledger.situations if sit.asker in want and sit.t not in cache]
+        if todo:
+            # the holder of every located card at the time of each ask (-1: an unknown card)
+            times = np.array([sit.t for sit in todo])
+            held = np.full((len(todo), len(cards)), -1)
             for i, c in enumerate(cards):
-                if unknown[i] or sindex[i] not in live:
+                if unknown[i]:
                     continue
-                if self._holder_at(c, sit.t, cons.known) == sit.asker:
-                    known[sindex[i]] += 1
-                    mine[i] = True
-            out[sit.t] = Holdings(known, mine, unknown)
+                dealt = cons.known.get(c, -1)
+                mv = self.moves.get(c, ())
+                if not mv:
+                    held[:, i] = dealt
+                    continue
+                tm = np.array([m[0] for m in mv])
+                recv = np.array([m[2] for m in mv])
+                k = np.searchsorted(tm, times, side="left")             # moves strictly before each ask
+                held[:, i] = np.where(k > 0, recv[np.maximum(k - 1, 0)], dealt)
+            card_set = np.array(sindex)
+            for row, sit in zip(held, todo):
+                live = np.zeros(nsets, dtype=bool)
+                live[list(sit.sets)] = True
+                mine = (row == sit.asker) & live[card_set]
+                known = np.bincount(card_set[mine], minlength=nsets).astype(float)
+                cache[sit.t] = Holdings(known, mine, unknown)
+        out = {sit.t: cache[sit.t] for sit in self.ledger.situations if sit.asker in want}
         return out
 
     def _factors(self, uni: "_Solution"):
         """The count factors of the other seats' asks under their models (see :mod:`.models`)."""
         models = {s: load_player_model(m) for s, m in self.seat_models.items() if m != "uniform"}
-        return model_factors(self.ledger.situations, models, self._holdings(models, uni.cons))
+        return model_factors(self.ledger.situations, models, self._holdings(models, uni.cons),
+                             self.__dict__.setdefault("_terms_cache", {}))
 
-    def _snap(self, p_weighted: float, p_uniform) -> float:
-        """A weighted probability, exactly 0 or 1 where the constraint-only one is (the
-        weights are positive: the support is the same)."""
-        if p_uniform == 1:
-            return 1.0
-        if p_uniform == 0:
+    # a player model weighs every consistent deal by a positive number: the support, and so
+    # which probabilities are exactly 0 or 1, is the constraint-only posterior's (read off its
+    # marginals: a claim is certain when every card is certainly at the seat it names)
+    def _snap_assignment(self, set_name: str, assignment: Mapping[str, int], p: float) -> float:
+        uni = self._solve_uniform()
+        support, certain = uni.marginals(), uni.certain_holders()
+        if any(assignment[c] not in support[c] for c in set_cards(set_name)):
             return 0.0
-        return min(1.0, max(0.0, float(p_weighted)))
+        if all(certain.get(c) == assignment[c] for c in set_cards(set_name)):
+            return 1.0
+        return min(1.0, max(0.0, float(p)))
+
+    def _snap_team(self, set_name: str, team: int, p: float) -> float:
+        support = self._solve_uniform().marginals()
+        if all(all(team_of(s) == team for s in support[c]) for c in set_cards(set_name)):
+            return 1.0 if p > 0 else 0.0
+        return min(1.0, max(0.0, float(p)))
 
     @property
     def consistent_deals(self) -> int:
@@ -504,12 +532,16 @@ class LiteratureBelief(Tracker):
         probability 0 left out), under the player models."""
         sol = self._solve()
         if sol.factors is None:
-            return sol.marginals()
-        uni = self._solve_uniform().marginals(exact=True)
+            return {c: dict(d) for c, d in sol.marginals().items()}
+        uni = self._solve_uniform()
+        support = uni.marginals()
+        certain = uni.certain_holders()
         out = {}
         for c, d in sol.marginals().items():
-            u = uni[c]
-            out[c] = {s: self._snap(d.get(s, 0.0), u[s]) for s in u}
+            if c in certain:
+                out[c] = {certain[c]: 1.0}
+            else:
+                out[c] = {s: min(1.0, d.get(s, 0.0)) for s in support[c]}
         return out
 
     def marginals_exact(self) -> dict[str, dict[int, Any]]:
@@ -532,8 +564,7 @@ class LiteratureBelief(Tracker):
         sol = self._solve()
         p = sol.assignment_count(set_name, assignment)
         if sol.factors is not None:
-            uni = self._solve_uniform()
-            return self._snap(p / sol.total, Fraction(uni.assignment_count(set_name, assignment), uni.total))
+            return self._snap_assignment(set_name, assignment, p / sol.total)
         return Fraction(p, sol.total) if exact else p / sol.total
 
     def team_holds_probability(self, set_name: str, team: int | None = None, exact: bool = False):
@@ -543,8 +574,7 @@ class LiteratureBelief(Tracker):
         team = team_of(self.observer) if team is None else team
         n = sol.team_count(set_name, team)
         if sol.factors is not None:
-            uni = self._solve_uniform()
-            return self._snap(n / sol.total, Fraction(uni.team_count(set_name, team), uni.total))
+            return self._snap_team(set_name, team, n / sol.total)
         return Fraction(n, sol.total) if exact else n / sol.total
 
     def best_assignment(self, set_name: str, team: int | None = None, exact: bool = False):
@@ -563,8 +593,7 @@ class LiteratureBelief(Tracker):
             return None
         a, count, ties = found
         if sol.factors is not None:
-            uni = self._solve_uniform()
-            return a, self._snap(count / sol.total, Fraction(uni.assignment_count(set_name, a), uni.total)), ties
+            return a, self._snap_assignment(set_name, a, count / sol.total), ties
         return a, (Fraction(count, sol.total) if exact else count / sol.total), ties
 
     def claims(self) -> dict[str, dict[str, Any]]:
@@ -921,15 +950,21 @@ class _Solution:
         self._total: int | None = None
         self._block_ctx: dict[int, dict[tuple[int, ...], int]] | None = None
         self._pool_ctx: dict[tuple[int, ...], int] = {}
+        self._marg: dict | None = None
+        self._certain: dict | None = None
 
     def _weighted(self, poly: SetPolynomial, i: int, j: int) -> SetPolynomial:
         """``poly`` (of model ``i``, deck set ``j``) with every usage's weight and accumulators
         multiplied by the count factors of set ``j`` (scaled so that the largest factor is 1;
         kept in :attr:`mult` for the queries about one assignment)."""
         f = self.factors
-        logs = {d: f.log_factor(j, d, self.seats) for d in poly.weights}
-        top = max(logs.values())
-        mult = self.mult[i] = {d: float(np.exp(v - top)) for d, v in logs.items()}
+        usages = list(poly.weights)
+        u = np.array(usages, dtype=int).reshape(len(usages), len(self.seats))
+        logs = np.zeros(len(usages))
+        for seat, lw in f.terms.get(j, {}).items():
+            logs += lw[u[:, self.pos[seat]]] if seat in self.pos else lw[0]
+        vals = np.exp(logs - logs.max())
+        mult = self.mult[i] = dict(zip(usages, vals.tolist()))
         weights = {d: w * mult[d] for d, w in poly.weights.items()}
         acc = {d: {k: v * mult[d] for k, v in a.items()} for d, a in poly.acc.items()}
         return SetPolynomial(poly.classes, poly.class_seats, weights, acc, poly.key)
@@ -985,6 +1020,21 @@ class _Solution:
 
     # ------------------------------------------------------------------ queries
     def marginals(self, exact: bool = False) -> dict[str, dict[int, Any]]:
+        """``{card: {seat: P}}`` (floats, cached; or exact fractions)."""
+        if not exact:
+            if self._marg is None:
+                self._marg = self._marginals(False)
+            return self._marg
+        return self._marginals(True)
+
+    def certain_holders(self) -> dict[str, int]:
+        """``{card: seat}`` for every card in play whose holder is certain (exact integers:
+        its count at that seat is the whole count)."""
+        if self._certain is None:
+            self._marginals(False)
+        return self._certain
+
+    def _marginals(self, exact: bool) -> dict[str, dict[int, Any]]:
         self._ensure()
         b = self.belief
         total = self.total
@@ -1014,11 +1064,14 @@ class _Solution:
                 for c in cards:
                     num[c] = entry
         out: dict[str, dict[int, Any]] = {}
+        certain: dict[str, int] = {}
         holders = b.state.holder
-        merged_total = total / self.split_total if isinstance(total, float) else total // self.split_total
+        real = isinstance(total, float)
+        merged_total = total / self.split_total if real else total // self.split_total
         for c in b.state.cards_in_play():
             if c in holders:
                 out[c] = {holders[c]: Fraction(1) if exact else 1.0}
+                certain[c] = holders[c]
                 continue
             d: dict[int, Any] = {}
             for rep, (v, k) in num[c].items():
@@ -1032,7 +1085,11 @@ class _Solution:
                         d[x] = Fraction(v * cx, k * merged_total * cap_sum)
                     else:
                         d[x] = v * cx / (k * merged_total * cap_sum)
+                        if not real and v * cx == k * merged_total * cap_sum:
+                            certain[c] = x
             out[c] = dict(sorted(d.items()))
+        if not exact:
+            self._certain = certain
         return out
 
     def _usage(self, set_name: str, assignment: Mapping[str, int]) -> tuple[tuple[int, ...], int] | None:

@@ -78,6 +78,7 @@ MODEL_NAMES = ("uniform", "peer", "belief", "random", "people")
 MODEL_DIR = Path(__file__).resolve().parent / "player_models"
 #: most cards of one set a seat can hold
 MAX_COUNT = 6
+_COUNTS = np.arange(MAX_COUNT + 1)[None, :]
 
 
 @dataclass
@@ -153,8 +154,11 @@ class AskSituation:
         """The options of the chosen set: ``(indices into the options, legal mask per world,
         position of the ask made among them)``; ``mine[w, i]`` marks the cards the asker
         held (ignored under ``ask_own_card``); the mask has shape ``(worlds, options)``."""
-        idx = np.flatnonzero(self.opt_set == self.chosen_set)
-        pos = int(np.flatnonzero(idx == self.chosen)[0])
+        got = self.__dict__.get("_chosen_options")
+        if got is None:
+            idx = np.flatnonzero(self.opt_set == self.chosen_set)
+            got = self.__dict__["_chosen_options"] = (idx, int(np.flatnonzero(idx == self.chosen)[0]))
+        idx, pos = got
         if mine is None or self.own_allowed:
             legal = np.ones((1 if mine is None else len(mine), len(idx)), dtype=bool)
         else:
@@ -184,13 +188,18 @@ class AskLedger:
         self.own = bool(options["ask_own_card"])
         cards = deck_cards(self.deck)
         self._cindex = {c: i for i, c in enumerate(cards)}
-        self._sindex = _set_index(self.deck)
         self._names = set_names(self.deck)
-        self.sizes = list(deal_sizes(self.players, self.deck))
-        self.holder: dict[str, int] = {}        # cards publicly located (handed over), with their holder
-        self.lacks: dict[str, set[int]] = {c: set() for c in cards}   # seats publicly without the card
+        self._card_set = _card_set_array(self.deck)
+        self.sizes = np.array(deal_sizes(self.players, self.deck))
+        #: per card: the seat it was publicly handed to (still there), or -1
+        self.holder = np.full(len(cards), -1)
+        #: per card and seat: the seat is publicly known not to hold it (since it last moved)
+        self.lacks = np.zeros((len(cards), self.players), dtype=bool)
+        #: per card: its set is still unclaimed
+        self.live = np.ones(len(cards), dtype=bool)
         self.claimed: set[int] = set()
-        self.asked_in: list[set[int]] = [set() for _ in range(self.players)]
+        #: per seat and set: the seat asked within the set (it held a card of it then)
+        self.asked_in = np.zeros((self.players, len(self._names)), dtype=bool)
         self.situations: list[AskSituation] = []
         self.t = 0
 
@@ -200,70 +209,64 @@ class AskLedger:
         kind = ev["type"]
         if kind == "ask":
             self.situations.append(self._situation(t, ev))
-            a, tg, c = ev["asker"], ev["target"], ev["card"]
-            self.asked_in[a].add(self._sindex[c])
+            a, tg = ev["asker"], ev["target"]
+            i = self._cindex[ev["card"]]
+            self.asked_in[a, self._card_set[i]] = True
             if ev["success"]:
-                self.holder[c] = a
+                self.holder[i] = a
                 self.sizes[tg] -= 1
                 self.sizes[a] += 1
-                self.lacks[c] = set()
+                self.lacks[i] = False
             else:
-                self.lacks[c].add(tg)
+                self.lacks[i, tg] = True
                 if not self.own:
-                    self.lacks[c].add(a)
+                    self.lacks[i, a] = True
         elif kind == "claim":
             j = self._names.index(ev["set"])
             self.claimed.add(j)
             for x, s in ev["actual"].items():
                 self.sizes[s] -= 1
-                self.holder.pop(x, None)
-            for s in range(self.players):
-                self.asked_in[s].discard(j)
+                i = self._cindex[x]
+                self.holder[i] = -1
+                self.live[i] = False
+            self.asked_in[:, j] = False
 
     def _situation(self, t: int, ev: Mapping[str, Any]) -> AskSituation:
-        a, tg, c = ev["asker"], ev["target"], ev["card"]
-        players, sizes, holder, lacks = self.players, self.sizes, self.holder, self.lacks
+        a, tg = ev["asker"], ev["target"]
+        players = self.players
+        sizes, holder = self.sizes, self.holder
+        seats = np.arange(players)
         sets = tuple(j for j in range(len(self._names)) if j not in self.claimed)
-        targets = [s for s in range(1 - a % 2, players, 2) if sizes[s] > 0]
-        located = [0] * players
-        for h in holder.values():
-            located[h] += 1
-        free = [max(0, sizes[s] - located[s]) for s in range(players)]
-        team_at = [0] * len(self._names)
-        for x, h in holder.items():
-            if team_of(h) == team_of(a) and h != a:
-                team_at[self._sindex[x]] += 1
-        oc, os_, ot, pub = [], [], [], []
-        chosen = -1
-        for j in sets:
-            for x in set_cards(self._names[j]):
-                h = holder.get(x)
-                if h is None:
-                    poss = [s for s in range(players) if s != a and sizes[s] > 0 and s not in lacks[x]]
-                else:
-                    poss = [h]
-                denom = sum(free[s] for s in poss)
-                narrow = 1.0 / (len(poss) - 1) if len(poss) > 1 else 1.0
-                for s in targets:
-                    hit = h == s
-                    miss = (h is not None and h != s) or s in lacks[x]
-                    if hit:
-                        share = 1.0
-                    elif miss or s not in poss:
-                        share = 0.0
-                    else:
-                        share = free[s] / denom if denom > 0 else 1.0 / len(poss)
-                    if x == c and s == tg:
-                        chosen = len(oc)
-                    oc.append(self._cindex[x])
-                    os_.append(j)
-                    ot.append(s)
-                    pub.append((float(hit), float(miss), share, narrow, float(j in self.asked_in[s])))
-        if chosen < 0:
-            raise ValueError(f"the ask of event {t + 1} ({a} asks {tg} for {c}) is not among the possible asks")
-        return AskSituation(t, a, tg, c, chosen, np.array(oc), np.array(os_), np.array(ot),
-                            np.array(pub, dtype=float).reshape(-1, len(CARD_FEATURES)), sets, self.own, self.deck,
-                            team_known=np.array(team_at, dtype=float) / 6.0)
+        targets = np.array([s for s in range(1 - a % 2, players, 2) if sizes[s] > 0])
+        cards = np.flatnonzero(self.live)                                    # deck order: set by set
+        h = holder[cards]
+        located = np.bincount(holder[holder >= 0], minlength=players)
+        free = np.maximum(0, sizes - located)
+        open_ = (seats[None, :] != a) & (sizes[None, :] > 0) & ~self.lacks[cards]
+        poss = np.where((h >= 0)[:, None], seats[None, :] == h[:, None], open_)   # (cards, seats)
+        npos = poss.sum(axis=1)
+        denom = poss @ free
+        narrow = np.where(npos > 1, 1.0 / np.maximum(npos - 1, 1), 1.0)
+        hit = h[:, None] == targets[None, :]
+        miss = ((h >= 0)[:, None] & ~hit) | self.lacks[cards][:, targets]
+        share = np.where(denom[:, None] > 0, free[targets][None, :] / np.maximum(denom, 1)[:, None],
+                         1.0 / np.maximum(npos, 1)[:, None])
+        share = np.where(hit, 1.0, np.where(miss | ~poss[:, targets], 0.0, share))
+        cset = self._card_set[cards]
+        asked = self.asked_in[targets][:, cset].T                            # (cards, targets)
+        k = len(targets)
+        pub = np.stack([hit, miss, share, np.repeat(narrow[:, None], k, axis=1), asked], axis=2).astype(float)
+        opt_card = np.repeat(cards, k)
+        opt_target = np.tile(targets, len(cards))
+        ci = self._cindex[ev["card"]]
+        where = np.flatnonzero((opt_card == ci) & (opt_target == tg))
+        if not len(where):
+            raise ValueError(f"the ask of event {t + 1} ({a} asks {tg} for {ev['card']}) is not among the possible asks")
+        team = holder[cards]
+        team_at = np.bincount(cset[(team >= 0) & (team % 2 == a % 2) & (team != a)], minlength=len(self._names))
+        return AskSituation(t, a, tg, ev["card"], int(where[0]), opt_card, np.repeat(cset, k), opt_target,
+                            pub.reshape(-1, len(CARD_FEATURES)), sets, self.own, self.deck,
+                            team_known=team_at.astype(float) / 6.0)
 
 
 def ask_situations(options: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> list[AskSituation]:
@@ -419,36 +422,42 @@ class AskModel:
         the asker holds ``k`` of set ``j``'s unknown cards (shape ``(sets, 7)``; 0 for sets
         without unknown cards, whose terms are the same in every deal, and beyond the set's
         number of unknown cards). See the module docstring for what is left out."""
-        nsets = len(set_names(sit.deck))
+        z0, before, j, log_e_pos, e, ci = self._static(sit)
         card_set = _card_set_array(sit.deck)
         unk = hold.unknown
-        u = np.bincount(card_set, weights=unk.astype(float), minlength=nsets).astype(int)
-        d = np.arange(MAX_COUNT + 1)[None, :]
-        n = hold.known[:, None] + d                                          # (sets, 7)
-        z = self.stop[0] + self.stop[1] * n + self.stop[2] * sit.best_share[:, None] \
-            + self.stop[3] * sit.has_hit[:, None] + self.stop[4] * sit.team_known[:, None]
-        lw = np.zeros((nsets, MAX_COUNT + 1))
-        k = sit.order.index(sit.chosen_set)
-        before = list(sit.order[:k])
-        lw[before] = np.where(n[before] >= 1, _log_sigmoid(-z[before]), 0.0)
-        j = sit.chosen_set
-        lw[j] = _log_sigmoid(z[j])
-        # the chosen ask among the set's legal asks: its cards the asker holds are not legal
-        idx, _, pos = sit.card_options(None)
-        e = np.exp(np.clip(sit.public[idx] @ self.card, -60, 60))
+        u = np.bincount(card_set, weights=unk, minlength=len(z0)).astype(int)
+        n = hold.known[:, None] + _COUNTS                                    # (sets, 7)
+        lw = np.zeros(n.shape)
+        if len(before):
+            zb = z0[before, None] + self.stop[1] * n[before]
+            lw[before] = np.where(n[before] >= 1, _log_sigmoid(-zb), 0.0)
+        lw[j] = _log_sigmoid(z0[j] + self.stop[1] * n[j]) + log_e_pos
+        # the chosen ask among the set's legal asks: the cards the asker holds are not legal
         if sit.own_allowed:
-            lw[j] += np.log(e[pos]) - np.log(e.sum())
+            lw[j] -= np.log(e.sum())
         else:
-            ci = sit.opt_card[idx]
             unk_opt = unk[ci]
-            mine_opt = hold.mine[ci]
-            fixed = e[~unk_opt & ~mine_opt].sum()
+            fixed = e[~unk_opt & ~hold.mine[ci]].sum()
             per_unknown = e[unk_opt].sum() / max(1, u[j])                   # an unknown card's options, on average
-            room = np.maximum(fixed + (u[j] - d[0]) * per_unknown, 1e-300)
-            lw[j] += np.log(e[pos]) - np.log(room)
-        lw[u == 0] = 0.0
-        lw[d >= u[:, None] + 1] = 0.0
+            lw[j] -= np.log(np.maximum(fixed + (u[j] - _COUNTS[0]) * per_unknown, 1e-300))
+        lw[_COUNTS >= u[:, None] + 1] = 0.0
         return self.temper * lw
+
+    def _static(self, sit: AskSituation):
+        """The parts of :meth:`count_terms` that do not depend on the holdings (cached on the
+        situation for this model)."""
+        cache = sit.__dict__.setdefault("_static", {})
+        key = (id(self), self.stop.tobytes(), self.card.tobytes())
+        got = cache.get(key)
+        if got is None:
+            z0 = self.stop[0] + self.stop[2] * sit.best_share + self.stop[3] * sit.has_hit \
+                + self.stop[4] * sit.team_known
+            k = sit.order.index(sit.chosen_set)
+            idx, _, pos = sit.card_options(None)
+            e = np.exp(np.clip(sit.public[idx] @ self.card, -60, 60))
+            got = cache[key] = (z0, np.array(sit.order[:k], dtype=int), sit.chosen_set, float(np.log(e[pos])), e,
+                                sit.opt_card[idx])
+        return got
 
     # ------------------------------------------------------------------ fitting
     @classmethod
@@ -602,6 +611,11 @@ class Holdings:
     mine: np.ndarray
     unknown: np.ndarray
 
+    @property
+    def signature(self) -> bytes:
+        """Equal for equal holdings (a cache key)."""
+        return self.known.tobytes() + np.packbits(self.mine).tobytes() + np.packbits(self.unknown).tobytes()
+
 
 @lru_cache(maxsize=None)
 def _card_set_array(deck: str) -> np.ndarray:
@@ -611,7 +625,7 @@ def _card_set_array(deck: str) -> np.ndarray:
 
 
 def model_factors(situations: Sequence[AskSituation], seat_models: Mapping[int, AskModel],
-                  holdings: Mapping[int, Holdings]) -> CountFactors:
+                  holdings: Mapping[int, Holdings], cache: dict | None = None) -> CountFactors:
     """The :class:`~cardmind.belief.models.CountFactors` (blocks: set indices) of every ask made
     by a seat that has a model (:meth:`AskModel.count_terms`).
 
@@ -619,6 +633,8 @@ def model_factors(situations: Sequence[AskSituation], seat_models: Mapping[int, 
         situations: the asks (:class:`AskLedger`).
         seat_models: ``{seat: model}`` (seats without one are not weighed).
         holdings: ``{event index: Holdings}`` for the asks of seats with a model.
+        cache: a dict kept between calls: an ask's terms are reused while its holdings (which
+            change only when the observer locates a card) and the model are the same.
     """
     acc: dict[int, np.ndarray] = {}
     unknown = None
@@ -628,7 +644,13 @@ def model_factors(situations: Sequence[AskSituation], seat_models: Mapping[int, 
             continue
         hold = holdings[sit.t]
         unknown = hold.unknown
-        lw = model.count_terms(sit, hold)
+        if cache is None:
+            lw = model.count_terms(sit, hold)
+        else:
+            key = (sit.t, id(model), model.temper, hold.signature)
+            lw = cache.get(key)
+            if lw is None:
+                lw = cache[key] = model.count_terms(sit, hold)
         acc[sit.asker] = lw if sit.asker not in acc else acc[sit.asker] + lw
     factors = CountFactors()
     if unknown is None:
