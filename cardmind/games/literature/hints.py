@@ -88,6 +88,7 @@ class LiteratureHint:
     marginals: dict[str, dict[int, float]]
     sets: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    model: dict[str, Any] = field(default_factory=lambda: {"model": "uniform", "seat_models": {}, "method": "exact"})
 
     @property
     def your_turn(self) -> bool:
@@ -113,6 +114,7 @@ class LiteratureHint:
                 "marginals": {c: {str(s): p for s, p in d.items()} for c, d in self.marginals.items()},
             },
             "notes": self.notes,
+            **self.model,
         }
 
     def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False) -> None:
@@ -124,6 +126,7 @@ class LiteratureHint:
         console.print(Text(f"Literature: seat {me}'s view after {self.events} events ({turn}); "
                            f"your team: seats {', '.join(map(str, mates))}", style="bold"))
         console.print(f"Consistent deals: {self.consistent_deals:,}")
+        console.print(f"Player model: {_model_line(self.model)}")
         for note in self.notes:
             if not (tables_only and asks_only(note)):
                 console.print(Text(f"Note: {note}", style="yellow"))
@@ -183,6 +186,17 @@ class LiteratureHint:
             console.print(t)
 
 
+def _model_line(model: dict[str, Any]) -> str:
+    """``uniform (every consistent deal alike)`` or the models of the other seats."""
+    if model.get("method") == "exact":
+        return "uniform (every consistent deal equally likely)"
+    per: dict[str, list[str]] = {}
+    for seat, name in sorted(model.get("seat_models", {}).items(), key=lambda kv: int(kv[0])):
+        per.setdefault(name, []).append(seat)
+    parts = [f"{name} (seats {', '.join(seats)})" for name, seats in per.items()]
+    return "; ".join(parts) + " — deals weighted by the likelihood of the other players' asks"
+
+
 def _pct(p: float) -> str:
     if p >= 0.9995 and p < 1:
         return ">99.9%"
@@ -233,6 +247,7 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
                 refused.setdefault(ev["card"], []).append((ev["target"], t))
 
     exact = None
+    weighted = getattr(belief, "weighted", False)
     asks = []
     legal = st.legal_asks(me) if st.to_move() == me else _asks_if_on_turn(belief)
     hand = st.hands[me] or set()
@@ -253,6 +268,8 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
             reason = f"seat {t} received {c} at event {received[c][1] + 1}"
         elif certain:
             reason = f"only seat {t} can still hold {c}"
+        elif weighted:
+            reason = f"{_pct(p)} chance that seat {t} holds {c} (player model)"
         else:
             reason = f"{_pct(p)} of consistent deals put {c} at seat {t}"
             if len(holders) <= 3:
@@ -269,7 +286,7 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
         notes.append("you have no cards: you cannot ask or claim")
     sets = {name: list(set_cards(name)) for name in st.unclaimed_sets()}
     return LiteratureHint(me, len(belief.events), st.to_move(), belief.players, total, claims,
-                          asks[:max_asks], marg, sets, notes)
+                          asks[:max_asks], marg, sets, notes, belief.model_json())
 
 
 def _asks_if_on_turn(belief: LiteratureBelief):
