@@ -196,6 +196,8 @@ def simulate(players: int, kind0: str, kind1: str, games: int, seed: int):
 
 # ----------------------------------------------------------------------------- people
 def people_records(shared: Path):
+    """``[(game name, record)]`` of the people's games (the one logged with a mistake up to the
+    line before it)."""
     out = []
     for path in sorted((shared / "records" / "literature-human").glob("*.jsonl")):
         try:

@@ -46,10 +46,8 @@ sys.path.insert(0, str(ROOT / "eval"))
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
-from cardmind.errors import RecordError  # noqa: E402
 from cardmind.games.literature.models import (CARD_FEATURES, MODEL_DIR, STOP_FEATURES, AskModel,  # noqa: E402
                                               ask_decisions, uniform_choice_loglik)
-from cardmind.records import read_record  # noqa: E402
 
 KINDS = ("random", "peer", "belief")
 
@@ -81,16 +79,9 @@ def simulated_decisions(kind: str, games: int, seed: int, quiet: bool = False) -
 
 def people_decisions(shared: Path) -> list[tuple[str, list]]:
     """``[(game name, decisions)]`` from the people's records."""
-    out = []
-    for path in sorted((shared / "records" / "literature-human").glob("*.jsonl")):
-        try:
-            rec = read_record(path)
-        except RecordError as exc:
-            if exc.line is None or exc.line <= 2:
-                raise
-            rec = read_record(path, upto=exc.line - 1)
-        out.append((path.stem, ask_decisions(rec.options, rec.header["hands"], rec.events)))
-    return out
+    from calibration import people_records  # noqa: PLC0415 - eval/ helpers
+
+    return [(name, ask_decisions(rec.options, rec.header["hands"], rec.events)) for name, rec in people_records(shared)]
 
 
 def mean_loglik(model: AskModel, decisions: list) -> tuple[float, float, int]:

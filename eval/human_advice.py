@@ -28,6 +28,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "eval"))
 
 from cardmind.games.literature.agents.belief import BeliefAgent  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
@@ -48,24 +49,12 @@ def load(path: Path):
         return read_record(path, upto=exc.line - 1), exc.line
 
 
-def people_models(files: list[Path]) -> dict[str, str]:
+def people_models(shared: Path) -> dict[str, str]:
     """Register a ``people`` player model fitted without each game (leave one game out);
-    ``{file name: model name}``."""
-    from cardmind.games.literature.models import AskModel, ask_decisions, load_player_model, register_player_model  # noqa: PLC0415
+    ``{file name: model name}`` (:func:`calibration.leave_one_out_people`)."""
+    from calibration import leave_one_out_people, people_records  # noqa: PLC0415 - eval/ helpers
 
-    decisions = {}
-    for p in files:
-        rec, _ = load(p)
-        decisions[p.name] = ask_decisions(rec.options, rec.header["hands"], rec.events)
-    base = load_player_model("people")
-    out = {}
-    for name in decisions:
-        train = [d for other, dec in decisions.items() if other != name for d in dec]
-        model = AskModel.fit(train, name=f"people-without-{name}")
-        model.temper = base.temper
-        register_player_model(model)
-        out[name] = model.name
-    return out
+    return {f"{name}.jsonl": m for name, m in leave_one_out_people(people_records(shared)).items()}
 
 
 def analyse(path: Path, model: str | None = None) -> dict:
@@ -186,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     if not files:
         print(f"no human records under {args.shared}", file=sys.stderr)
         return 1
-    loo = people_models(files)
+    loo = people_models(Path(args.shared))
     results = [analyse(p, loo[p.name]) for p in files]
     text = table(results)
     notes = [f"- {r['file']}: {r['events']} events used"
