@@ -28,6 +28,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "eval"))
 
 from cardmind.games.literature.agents.belief import BeliefAgent  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
@@ -48,13 +49,24 @@ def load(path: Path):
         return read_record(path, upto=exc.line - 1), exc.line
 
 
-def analyse(path: Path) -> dict:
+def people_models(shared: Path) -> dict[str, str]:
+    """Register a ``people`` player model fitted without each game (leave one game out);
+    ``{file name: model name}`` (:func:`calibration.leave_one_out_people`)."""
+    from calibration import leave_one_out_people, people_records  # noqa: PLC0415 - eval/ helpers
+
+    return {f"{name}.jsonl": m for name, m in leave_one_out_people(people_records(shared)).items()}
+
+
+def analyse(path: Path, model: str | None = None) -> dict:
     """One pass over the record with a ``belief`` player in every seat (each sees only its
     own view), noting when each would first claim each set, and what each would ask."""
     rec, cut = load(path)
     game = get_game("literature")
     n = game.num_seats(rec.options)
-    agents = [BeliefAgent(game, s, rec.options, {"observer": s, "hand": rec.header["hands"][s]}) for s in range(n)]
+    # the belief players' own choices use the constraint-only posterior (as before issue 16)
+    plain = {"opponent_model": "uniform", "teammate_model": "uniform"}
+    agents = [BeliefAgent(game, s, rec.options, {"observer": s, "hand": rec.header["hands"][s]}, plain)
+              for s in range(n)]
     first_claim: dict[tuple[int, str], int] = {}
     claims, asks = [], []
     rng = np.random.default_rng(0)
@@ -78,10 +90,18 @@ def analyse(path: Path) -> dict:
         if ev["type"] == "claim":
             c = ev["claimer"]
             b = agents[c].tracker
+            before = b.seat_models
+            b.set_models("uniform")
             p = b.assignment_probability(ev["set"], ev["assignment"])
             p_team = b.team_holds_probability(ev["set"])
+            p_model = None
+            if model is not None:
+                b.set_models(model, {})
+                p_model = b.assignment_probability(ev["set"], ev["assignment"])
+            b.set_models("uniform", before)
             first = first_claim.get((c, ev["set"]))
             claims.append({"event": i + 1, "claimer": c, "set": ev["set"], "p_right": p, "p_team": p_team,
+                           "p_right_model": p_model,
                            "correct": ev["correct"], "belief_first": None if first is None else first + 1,
                            "earlier_by": None if first is None else i - first})
         elif ev["type"] == "ask":
@@ -108,13 +128,14 @@ def analyse(path: Path) -> dict:
 
 def table(results: list[dict]) -> str:
     lines = ["### Claims people made", "",
-             "| game | event | claimer | set | P(right) at that moment | right? | P(team holds) | belief would first claim at event | how many events earlier |",
-             "| --- | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |"]
+             "| game | event | claimer | set | P(right) at that moment | P(right), people model | right? | P(team holds) | belief would first claim at event | how many events earlier |",
+             "| --- | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: |"]
     for r in results:
         for c in r["claims"]:
             first = "not before" if c["belief_first"] is None else str(c["belief_first"])
             earlier = "" if c["earlier_by"] is None else str(c["earlier_by"])
-            lines.append(f"| {r['file']} | {c['event']} | {c['claimer']} | {c['set']} | {c['p_right']:.3f} | "
+            pm = "" if c.get("p_right_model") is None else f"{c['p_right_model']:.3f}"
+            lines.append(f"| {r['file']} | {c['event']} | {c['claimer']} | {c['set']} | {c['p_right']:.3f} | {pm} | "
                          f"{'yes' if c['correct'] else 'no'} | {c['p_team']:.3f} | {first} | {earlier} |")
     lines += ["", "### Asks: does `belief` choose what people chose?", "",
               "| game | asks | same card and target | same card | people's ask in belief's top 3 | people's hit rate | P(hit) of people's asks (mean) | P(hit) of belief's choices (mean) |",
@@ -154,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     if not files:
         print(f"no human records under {args.shared}", file=sys.stderr)
         return 1
-    results = [analyse(p) for p in files]
+    loo = people_models(Path(args.shared))
+    results = [analyse(p, loo[p.name]) for p in files]
     text = table(results)
     notes = [f"- {r['file']}: {r['events']} events used"
              + (f" (the record is illegal at line {r['cut_at_line']}; the events before it are used)"
@@ -177,7 +199,9 @@ HEADER = """# Advice measured on people's games
 
 Produced by `python eval/human_advice.py` (it reads `../shared/records/literature-human`).
 Each claim is seen from the claimer's view just before it: **P(right)** is the exact share of
-consistent deals in which the named assignment is right; **belief would first claim at event**
+consistent deals in which the named assignment is right; **P(right), people model** is the same
+with the deals weighed by the `people` player model (`docs/belief.md`, "Player models") fitted
+on the *other* people's games (leave one game out); **belief would first claim at event**
 is the first point at which cardmind's `belief` player in that seat would have claimed the
 set (its team holds it for certain, or its claim rule fires on its turn). Each ask is compared
 with what `belief` would have asked in the asker's seat at that moment (with the groups' house

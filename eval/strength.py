@@ -8,6 +8,8 @@ interval from the paired duplicate results, points per game, how often each agen
 
     python eval/strength.py literature --games 2000 --jobs 2       # the 6-player study
     python eval/strength.py literature8 --games 400 --jobs 2       # eight players
+    python eval/strength.py literature-peer --games 2000 --jobs 1  # issue 16: belief v the faithful peer
+    python eval/strength.py literature-uniform --games 400 --jobs 1  # the same deals, player models off
     python eval/strength.py gofish --games 2000 --jobs 2           # Go Fish, 2 players
     python eval/strength.py gofish4 --games 400 --jobs 2           # Go Fish, 4 players
     python eval/strength.py gofish4-nosearch --games 400 --jobs 2  # the same, look-ahead off
@@ -35,6 +37,14 @@ STUDIES = {
                    ("literature", {"players": 6}, ["belief", "peer"])],
     "literature8": [("literature", {"players": 8}, ["belief", "random"]),
                     ("literature", {"players": 8}, ["belief", "peer"])],
+    # issue 16: against the faithful peer only (the target run), its 8-player result, and
+    # the same deals with the player models off (belief's posterior constraint-only again)
+    "literature-peer": [("literature", {"players": 6}, ["belief", "peer"])],
+    "literature8-peer": [("literature", {"players": 8}, ["belief", "peer"])],
+    "literature-uniform": [("literature", {"players": 6}, ["belief", "peer"],
+                            {"belief": {"opponent_model": "uniform", "teammate_model": "uniform"}})],
+    "literature8-uniform": [("literature", {"players": 8}, ["belief", "peer"],
+                             {"belief": {"opponent_model": "uniform", "teammate_model": "uniform"}})],
     "gofish": [("gofish", {"players": 2}, ["belief", "random"]),
                ("gofish", {"players": 2}, ["belief", "peer"])],
     "gofish4": [("gofish", {"players": 4}, ["belief", "peer", "peer", "peer"])],

@@ -22,7 +22,7 @@ from .lit_helpers import OPTION_COMBOS, multinomial, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HINT_KEYS = {"game", "observer", "team", "events", "to_move", "your_turn", "consistent_deals",
-             "consistent_deals_str", "claims", "asks", "belief", "notes"}
+             "consistent_deals_str", "claims", "asks", "belief", "notes", "model", "seat_models", "method"}
 CLAIM_KEYS = {"set", "assignment", "probability", "p_team_holds", "ties", "certain"}
 ASK_KEYS = {"card", "target", "probability", "reason", "score"}
 
@@ -88,6 +88,26 @@ def test_unknown_player_model_is_refused(complete_path, capsys):
     assert (", ".join(models) if models else "no player models") in err
 
 
+def test_model_is_used_and_named(complete_path, capsys):
+    """``--model NAME`` weighs the deals by that player model: the JSON and the text name it,
+    the count of consistent deals is the same, and the probabilities differ from ``uniform``."""
+    import json as _json
+
+    assert main(["hint", str(complete_path), "--seat", "2", "--upto", "70", "--json", "--model", "peer"]) == 0
+    weighted = _json.loads(capsys.readouterr().out)
+    assert main(["hint", str(complete_path), "--seat", "2", "--upto", "70", "--json"]) == 0
+    plain = _json.loads(capsys.readouterr().out)
+    assert weighted["model"] == "peer" and weighted["method"] == "factored"
+    assert set(weighted["seat_models"]) == {"0", "1", "3", "4", "5"}
+    assert plain["model"] == "uniform" and plain["method"] == "exact"
+    assert weighted["consistent_deals"] == plain["consistent_deals"]
+    wm, pm = weighted["belief"]["marginals"], plain["belief"]["marginals"]
+    assert max(abs(wm[c].get(s, 0) - pm[c].get(s, 0)) for c in pm for s in pm[c]) > 0.01
+    assert main(["belief", str(complete_path), "--seat", "2", "--upto", "70", "--model", "people"]) == 0
+    text = capsys.readouterr().out
+    assert "Player model: people (seats 0, 1, 3, 4, 5)" in " ".join(text.split())
+
+
 def test_hint_json_keys_and_values(complete_path):
     proc = run("hint", complete_path, "--seat", "2", "--upto", "90", "--json", "--asks", "5")
     assert proc.returncode == 0, proc.stderr
@@ -133,7 +153,8 @@ def test_belief_json_equals_the_tracker_and_upto_cuts(complete_path, capsys):
             text, err = capsys.readouterr()
             assert err == ""
         out = json.loads(text)
-        assert set(out) == {"consistent_deals", "marginals", "claims"}
+        assert set(out) == {"consistent_deals", "marginals", "claims", "model", "seat_models", "method"}
+        assert out["model"] == "uniform" and out["method"] == "exact"   # the output names the model used
         expect = json.loads(json.dumps(tracker_for(read_record(complete_path, upto=line), 4).to_json()))
         assert out == expect
         if line == 1:  # only the header: the deal itself

@@ -88,7 +88,7 @@ def test_hello_lists_games_options_agents_and_echoes_id():
     for name in ("random", "peer", "belief"):
         assert (name, "literature") in agents
     assert agents[("belief", "literature")]["settings"]["claim_margin"] == 0.0
-    assert agents[("peer", "literature")]["settings"] == {"claim_threshold": 0.8}
+    assert agents[("peer", "literature")]["settings"] == {"claim_threshold": 0.8, "stalled_threshold": 0.5}
     assert agents[("random", "literature")]["settings"] == {}
     assert r["commands"][0] == "hello" and "quit" in r["commands"]
     assert r["errors"] == ERROR_CODES
@@ -885,3 +885,34 @@ def test_go_fish_belief_and_hint_take_a_precision(monkeypatch):
     ok(e, cmd="new", session="l0", game="literature", seat=0, hand=hand, agent=None)
     assert ok(e, cmd="belief", session="l0", params={"precision": 0.01})["belief"] == \
         ok(e, cmd="belief", session="l0")["belief"]
+
+
+def test_hint_and_belief_take_a_player_model():
+    """``params: {"model": NAME}`` weighs the deals by one of the game's player models for that
+    request (as ``cardmind belief --model``); the answer names it; ``hello`` lists the models;
+    a model the game does not have is a ``bad_request``."""
+    from cardmind.records import read_record  # noqa: PLC0415
+
+    e = Engine()
+    hello = ok(e, cmd="hello")
+    models = {g["name"]: g["player_models"] for g in hello["games"]}
+    assert models["literature"][0] == "uniform" and "peer" in models["literature"] and models["gofish"] == []
+    rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "literature-6p-complete.jsonl")
+    view = rec.for_seat(1)
+    ok(e, cmd="new", session="p", game="literature", seat=1, hand=view.header["hand"], agent=None)
+    for ev in view.events[:50]:
+        ok(e, cmd="event", session="p", event=ev)
+    plain = ok(e, cmd="belief", session="p")["belief"]
+    peer = ok(e, cmd="belief", session="p", params={"model": "peer"})["belief"]
+    assert plain["model"] == "uniform" and plain["method"] == "exact"
+    assert peer["model"] == "peer" and peer["method"] == "factored" and peer["seat_models"]["0"] == "peer"
+    assert peer["consistent_deals"] == plain["consistent_deals"]
+    assert max(abs(peer["marginals"][c].get(s, 0) - p) for c, d in plain["marginals"].items() for s, p in d.items()) > 0.01
+    assert ok(e, cmd="belief", session="p")["belief"] == plain       # for that request only
+    h = ok(e, cmd="hint", session="p", params={"model": "people", "max_asks": 2})["hint"]
+    assert h["model"] == "people" and len(h["asks"]) <= 2
+    msg = err(e, "bad_request", cmd="belief", session="p", params={"model": "nobody"})["error"]["message"]
+    assert "uniform, peer" in msg and "'nobody'" in msg
+    err(e, "bad_request", cmd="hint", session="p", params={"model": 3})
+    ok(e, cmd="new", session="g", game="gofish", seat=0, hand=["2C", "3C", "4C", "5C", "6C", "7C"], agent=None)
+    assert "none" in err(e, "bad_request", cmd="belief", session="g", params={"model": "peer"})["error"]["message"]

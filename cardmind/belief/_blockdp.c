@@ -5,6 +5,12 @@
  * this module must give identical integers; the caller uses it only when the count of
  * the unconstrained problem (which bounds every value computed here) is below 2**126.
  *
+ * solve_real is the same programme over doubles, for blocks whose weights are real numbers
+ * (a count times the likelihood of the players' choices: cardmind.belief.models); its
+ * weights are bytes of float64 and its results Python floats. Both functions are made
+ * from one body: this file includes itself twice with VAL (the value type), WT (the weight
+ * type) and their conversions defined (the part after "#else" at the end).
+ *
  * solve(caps, shifts, widths, guard, origin, box, blocks, pool_queries, contexts[, tables])
  *     -> (total, block_contexts, pool_contexts[, forward_tables])
  *   caps, shifts, widths: per seat (blocks.Packing); the last seat is left out of the
@@ -16,6 +22,7 @@
  *   contexts: 0 = total only
  *   tables: when 1, also return the forward tables: per stage (codes list, values list)
  */
+#ifndef BLOCKDP_BODY
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -124,14 +131,104 @@ static PyObject *u128_list(const u128 *vals, Py_ssize_t n) {
     return lst;
 }
 
-static PyObject *solve(PyObject *self, PyObject *args) {
+
+typedef struct {
+    uint64_t code;
+    uint64_t idx;
+    double val;
+} EntD;
+
+static double binomd[MAXN + 1][MAXN + 1];
+static int binomd_ready = 0;
+
+static void init_binomd(void) {
+    if (binomd_ready) return;
+    memset(binomd, 0, sizeof(binomd));
+    for (int n = 0; n <= MAXN; n++) {
+        binomd[n][0] = 1.0;
+        for (int r = 1; r <= n; r++) binomd[n][r] = binomd[n - 1][r - 1] + binomd[n - 1][r];
+    }
+    binomd_ready = 1;
+}
+
+/* multinomial_free as a double */
+static double multinomial_free_d(const Pack *p, uint64_t v) {
+    uint64_t raw = v - p->origin;
+    double out = 1.0;
+    int n = 0;
+    for (int i = 0; i < p->k; i++) {
+        int u = (int)((raw >> p->shifts[i]) & ((1ULL << (p->widths[i] + 1)) - 1));
+        int r = p->caps[i] - u;
+        n += r;
+        out *= binomd[n][r];
+    }
+    return out;
+}
+
+static PyObject *double_list(const double *vals, Py_ssize_t n) {
+    PyObject *lst = PyList_New(n);
+    if (!lst) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyFloat_FromDouble(vals[i]);
+        if (!o) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, i, o);
+    }
+    return lst;
+}
+
+#define BLOCKDP_BODY
+/* exact integers */
+#define SOLVE_FN solve
+#define VAL u128
+#define WT uint64_t
+#define ENT Ent
+#define INIT_TABLES init_binom
+#define MULTI_FREE multinomial_free
+#define VAL_TO_PY u128_to_py
+#define VAL_LIST u128_list
+#include "_blockdp.c" /* this file again: the body below #else */
+#undef SOLVE_FN
+#undef VAL
+#undef WT
+#undef ENT
+#undef INIT_TABLES
+#undef MULTI_FREE
+#undef VAL_TO_PY
+#undef VAL_LIST
+/* real weights */
+#define SOLVE_FN solve_real
+#define VAL double
+#define WT double
+#define ENT EntD
+#define INIT_TABLES init_binomd
+#define MULTI_FREE multinomial_free_d
+#define VAL_TO_PY PyFloat_FromDouble
+#define VAL_LIST double_list
+#include "_blockdp.c" /* this file again: the body below #else */
+
+static PyMethodDef methods[] = {
+    {"solve", solve, METH_VARARGS, "Exact block product with all context counts (see cardmind.belief.blocks)."},
+    {"solve_real", solve_real, METH_VARARGS, "The same over real (float64) weights."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_blockdp", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__blockdp(void) { return PyModule_Create(&module); }
+
+#else /* BLOCKDP_BODY: the body of solve and solve_real */
+
+static PyObject *SOLVE_FN(PyObject *self, PyObject *args) {
     PyObject *caps_o, *shifts_o, *widths_o, *blocks_o, *queries_o;
     unsigned long long guard, origin, box;
     int want_ctx, want_tables = 0;
     if (!PyArg_ParseTuple(args, "OOOKKKOOi|i", &caps_o, &shifts_o, &widths_o, &guard, &origin, &box, &blocks_o,
                           &queries_o, &want_ctx, &want_tables))
         return NULL;
-    init_binom();
+    INIT_TABLES();
     Pack p;
     memset(&p, 0, sizeof(p));
     int k2, k3;
@@ -162,16 +259,16 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     Py_ssize_t *nterms = (Py_ssize_t *)calloc(nb + 1, sizeof(Py_ssize_t));
     const uint64_t **codes = (const uint64_t **)calloc(nb + 1, sizeof(uint64_t *));
     const uint64_t **offs = (const uint64_t **)calloc(nb + 1, sizeof(uint64_t *));
-    const uint64_t **wts = (const uint64_t **)calloc(nb + 1, sizeof(uint64_t *));
-    Ent **F = (Ent **)calloc(nb + 1, sizeof(Ent *));
+    const WT **wts = (const WT **)calloc(nb + 1, sizeof(WT *));
+    ENT **F = (ENT **)calloc(nb + 1, sizeof(ENT *));
     size_t *nF = (size_t *)calloc(nb + 1, sizeof(size_t));
-    u128 *acc = (u128 *)malloc(box * sizeof(u128));
-    u128 *tcur = (u128 *)malloc(box * sizeof(u128));
-    u128 *tnew = (u128 *)malloc(box * sizeof(u128));
+    VAL *acc = (VAL *)malloc(box * sizeof(VAL));
+    VAL *tcur = (VAL *)malloc(box * sizeof(VAL));
+    VAL *tnew = (VAL *)malloc(box * sizeof(VAL));
     uint64_t *codeof = (uint64_t *)malloc(box * sizeof(uint64_t));
     uint8_t *mark = (uint8_t *)calloc(box, 1);
     uint64_t *touched = (uint64_t *)malloc(box * sizeof(uint64_t));
-    u128 **G = (u128 **)calloc(nb + 1, sizeof(u128 *));
+    VAL **G = (VAL **)calloc(nb + 1, sizeof(VAL *));
     if (!bufs || !nterms || !codes || !offs || !wts || !F || !nF || !acc || !tcur || !tnew || !codeof || !mark ||
         !touched || !G) {
         PyErr_NoMemory();
@@ -188,8 +285,8 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         offs[m] = (const uint64_t *)bufs[nbufs].buf;
         Py_ssize_t no = bufs[nbufs++].len / 8;
         if (PyObject_GetBuffer(wb, &bufs[nbufs], PyBUF_SIMPLE) < 0) goto done;
-        wts[m] = (const uint64_t *)bufs[nbufs].buf;
-        Py_ssize_t nw = bufs[nbufs++].len / 8;
+        wts[m] = (const WT *)bufs[nbufs].buf;
+        Py_ssize_t nw = bufs[nbufs++].len / (Py_ssize_t)sizeof(WT);
         if (no != nterms[m] || nw != nterms[m]) {
             PyErr_SetString(PyExc_ValueError, "codes, offsets and weights differ in length");
             goto done;
@@ -203,7 +300,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     }
 
     /* forward: F[m] = nonzero states after blocks[:m] */
-    F[0] = (Ent *)malloc(sizeof(Ent));
+    F[0] = (ENT *)malloc(sizeof(ENT));
     if (!F[0]) {
         PyErr_NoMemory();
         goto done;
@@ -214,10 +311,11 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     nF[0] = 1;
     for (int m = 0; m < nb; m++) {
         size_t nt = 0;
-        const uint64_t *cd = codes[m], *of = offs[m], *wt = wts[m];
+        const uint64_t *cd = codes[m], *of = offs[m];
+        const WT *wt = wts[m];
         Py_ssize_t terms = nterms[m];
         for (size_t i = 0; i < nF[m]; i++) {
-            const Ent *e = &F[m][i];
+            const ENT *e = &F[m][i];
             for (Py_ssize_t t = 0; t < terms; t++) {
                 uint64_t v = e->code + cd[t];
                 if (v & guard) continue;
@@ -229,10 +327,10 @@ static PyObject *solve(PyObject *self, PyObject *args) {
                     codeof[j] = v;
                     acc[j] = 0;
                 }
-                acc[j] += e->val * (u128)wt[t];
+                acc[j] += e->val * (VAL)wt[t];
             }
         }
-        F[m + 1] = (Ent *)malloc((nt ? nt : 1) * sizeof(Ent));
+        F[m + 1] = (ENT *)malloc((nt ? nt : 1) * sizeof(ENT));
         if (!F[m + 1]) {
             PyErr_NoMemory();
             goto done;
@@ -264,9 +362,9 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     }
 
     /* the pool completes the last stage */
-    u128 total = 0;
+    VAL total = 0;
     for (size_t i = 0; i < nF[nb]; i++) {
-        u128 t = multinomial_free(&p, F[nb][i].code);
+        VAL t = MULTI_FREE(&p, F[nb][i].code);
         tcur[F[nb][i].idx] = t;
         total += F[nb][i].val * t;
     }
@@ -278,28 +376,29 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         /* backward sweep: contexts of block m and T_m from T_{m+1} */
         for (int m = nb - 1; m >= 0; m--) {
             Py_ssize_t terms = nterms[m];
-            G[m] = (u128 *)calloc(terms ? terms : 1, sizeof(u128));
+            G[m] = (VAL *)calloc(terms ? terms : 1, sizeof(VAL));
             if (!G[m]) {
                 PyErr_NoMemory();
                 goto done;
             }
-            const uint64_t *cd = codes[m], *of = offs[m], *wt = wts[m];
+            const uint64_t *cd = codes[m], *of = offs[m];
+        const WT *wt = wts[m];
             for (size_t i = 0; i < nF[m]; i++) {
-                const Ent *e = &F[m][i];
-                u128 s = 0;
+                const ENT *e = &F[m][i];
+                VAL s = 0;
                 for (Py_ssize_t t = 0; t < terms; t++) {
                     uint64_t v = e->code + cd[t];
                     if (v & guard) continue;
-                    u128 x = tcur[e->idx + of[t]];
-                    s += (u128)wt[t] * x;
+                    VAL x = tcur[e->idx + of[t]];
+                    s += (VAL)wt[t] * x;
                     G[m][t] += e->val * x;
                 }
                 tnew[e->idx] = s;
             }
-            u128 *tmp = tcur;
+            VAL *tmp = tcur;
             tcur = tnew;
             tnew = tmp;
-            PyObject *lst = u128_list(G[m], terms);
+            PyObject *lst = VAL_LIST(G[m], terms);
             if (!lst) goto done;
             PyList_SET_ITEM(bans, m, lst);
         }
@@ -307,22 +406,22 @@ static PyObject *solve(PyObject *self, PyObject *args) {
             if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(queries, q), &bufs[nbufs], PyBUF_SIMPLE) < 0) goto done;
             const uint64_t *qc = (const uint64_t *)bufs[nbufs].buf;
             Py_ssize_t n = bufs[nbufs++].len / 8;
-            u128 *vals = (u128 *)calloc(n ? n : 1, sizeof(u128));
+            VAL *vals = (VAL *)calloc(n ? n : 1, sizeof(VAL));
             if (!vals) {
                 PyErr_NoMemory();
                 goto done;
             }
             for (Py_ssize_t j = 0; j < n; j++) {
                 if (qc[j] & guard) continue;
-                u128 a = 0;
+                VAL a = 0;
                 for (size_t i = 0; i < nF[nb]; i++) {
                     uint64_t v = F[nb][i].code + qc[j];
                     if (v & guard) continue;
-                    a += F[nb][i].val * multinomial_free(&p, v);
+                    a += F[nb][i].val * MULTI_FREE(&p, v);
                 }
                 vals[j] = a;
             }
-            PyObject *lst = u128_list(vals, n);
+            PyObject *lst = VAL_LIST(vals, n);
             free(vals);
             if (!lst) goto done;
             PyList_SET_ITEM(qans, q, lst);
@@ -346,7 +445,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
             PyList_SET_ITEM(tabs, m, pair);
             for (size_t i = 0; i < nF[m]; i++) {
                 PyObject *c = PyLong_FromUnsignedLongLong(F[m][i].code);
-                PyObject *v = u128_to_py(F[m][i].val);
+                PyObject *v = VAL_TO_PY(F[m][i].val);
                 if (!c || !v) {
                     Py_XDECREF(c);
                     Py_XDECREF(v);
@@ -358,7 +457,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         }
     }
     {
-        PyObject *tot = u128_to_py(total);
+        PyObject *tot = VAL_TO_PY(total);
         if (!tot) goto done;
         if (want_tables)
             result = PyTuple_Pack(4, tot, bans, qans, tabs);
@@ -395,11 +494,4 @@ done:
     return result;
 }
 
-static PyMethodDef methods[] = {
-    {"solve", solve, METH_VARARGS, "Exact block product with all context counts (see cardmind.belief.blocks)."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_blockdp", NULL, -1, methods};
-
-PyMODINIT_FUNC PyInit__blockdp(void) { return PyModule_Create(&module); }
+#endif

@@ -30,6 +30,14 @@ field per seat with a guard bit) so that adding usages is one integer addition a
 overflow of any seat's capacity is one ``&`` with the guard mask. The compiled fast path
 (``_blockdp.c``, same algorithm with dense arrays and unsigned 128-bit integers) is used
 when installed and every count fits; this module's Python code is the reference.
+
+**Real weights.** A block's weights may also be real numbers (``float``): a count of
+assignments times the likelihood that the players chose what they chose, when that
+likelihood depends on a block's usage only (:class:`cardmind.belief.models.CountFactors`).
+The same programme then gives the *weighted* sums in floating point (a double-precision
+variant of the compiled path, ``solve_real``; Python floats in the reference), and every
+query (``w'(e) * G(e) / N``) is the weighted posterior's. Integer weights keep the exact
+integer path.
 """
 
 from __future__ import annotations
@@ -126,8 +134,26 @@ def randbelow(rng: np.random.Generator, n: int) -> int:
             return x
 
 
-def pick_weighted(rng: np.random.Generator, weights: Sequence[int]) -> int:
-    """Index ``i`` drawn with probability ``weights[i] / sum(weights)`` (exact integers)."""
+def pick_weighted(rng: np.random.Generator, weights: Sequence[int | float]) -> int:
+    """Index ``i`` drawn with probability ``weights[i] / sum(weights)`` (exact for integers;
+    real weights draw one uniform float).
+
+    Raises:
+        ValueError: the weights do not add up to a positive number.
+    """
+    if any(isinstance(w, float) for w in weights):
+        total = float(sum(weights))
+        if not total > 0:
+            raise ValueError("pick_weighted needs a positive total weight")
+        x = rng.random() * total
+        last = 0
+        for i, w in enumerate(weights):
+            if w > 0:
+                last = i
+                if x < w:
+                    return i
+                x -= w
+        return last   # rounding left x just above the last positive weight
     x = randbelow(rng, sum(weights))
     for i, w in enumerate(weights):
         if x < w:
@@ -148,7 +174,8 @@ class BlockProduct:
     Args:
         caps: capacity of each seat (how many hidden items it must receive).
         blocks: for each block, ``{usage vector (one count per seat): w(usage)}`` with
-            positive integer weights; every usage of a block sums to the block's size.
+            positive integer weights (or real weights: see the module docstring; then every
+            result is a float); every usage of a block sums to the block's size.
         pool_queries: groups of pool items to query, each given by the usage vectors to
             evaluate (a usage covers the group's items only).
         contexts: compute context counts (a backward sweep, about as costly as the count);
@@ -177,9 +204,15 @@ class BlockProduct:
             raise ValueError(f"unknown engine {engine!r}")
         blocks = [{d: w for d, w in b.items() if w} for b in blocks]
         k = len(self.caps)
-        fast_ok = (_blockdp is not None and k > 0 and sum(self.caps) <= 128
-                   and multinomial(self.caps) < FAST_LIMIT
-                   and all(w < (1 << 64) for b in blocks for w in b.values()))
+        #: the weights are real numbers (a likelihood-weighted count): floating point throughout
+        self.real = any(isinstance(w, float) for b in blocks for w in b.values())
+        if self.real:
+            blocks = [{d: float(w) for d, w in b.items()} for b in blocks]
+            fast_ok = _blockdp is not None and k > 0 and sum(self.caps) <= 128
+        else:
+            fast_ok = (_blockdp is not None and k > 0 and sum(self.caps) <= 128
+                       and multinomial(self.caps) < FAST_LIMIT
+                       and all(w < (1 << 64) for b in blocks for w in b.values()))
         if fast_ok:
             # the seat with the largest capacity goes last: the dense state index leaves it
             # out (its count is implied by the stage's total)
@@ -216,6 +249,8 @@ class BlockProduct:
         last = self._fwd[-1]
         codes = list(last)
         weights = [last[u] * multinomial(tuple(c - x for c, x in zip(pk.caps, pk.unpack(u)))) for u in codes]
+        if self.real:
+            weights = [float(w) for w in weights]
         v = codes[pick_weighted(rng, weights)]
         pool = tuple(c - x for c, x in zip(pk.caps, pk.unpack(v)))
         out: list[Usage] = [()] * len(self._packed_blocks)
@@ -243,7 +278,7 @@ class BlockProduct:
         packed = [[(pk.pack(d), d, w) for d, w in b.items() if pk.fits(d)] for b in blocks]
         if self._tables:
             self._pk, self._packed_blocks = pk, packed
-        fwd = [{pk.origin: 1}]
+        fwd = [{pk.origin: 1.0 if self.real else 1}]
         for terms in packed:
             nxt: dict[int, int] = defaultdict(int)
             for u, fu in fwd[-1].items():
@@ -258,7 +293,8 @@ class BlockProduct:
 
         if self._tables:
             self._fwd = fwd
-        tail = {u: multinomial(free(u)) for u in fwd[-1]}
+        conv = float if self.real else int
+        tail = {u: conv(multinomial(free(u))) for u in fwd[-1]}
         total = sum(f * tail[u] for u, f in fwd[-1].items())
         if not contexts:
             return total, [], []
@@ -289,7 +325,7 @@ class BlockProduct:
                     for u, fu in fwd[-1].items():
                         v = u + code
                         if not v & guard:
-                            acc += fu * multinomial(free(v))
+                            acc += fu * conv(multinomial(free(v)))
                 ctx[e] = acc
             pctx.append(ctx)
         return total, bctx, pctx
@@ -321,12 +357,13 @@ class BlockProduct:
             keep = np.flatnonzero(ok)
             offs = (u[keep, :-1] * strides).sum(axis=1).astype(np.uint64) if len(order) > 1 \
                 else np.zeros(len(keep), dtype=np.uint64)
-            w = np.array([b[ds[i]] for i in keep], dtype=np.uint64)
+            w = np.array([b[ds[i]] for i in keep], dtype=np.float64 if self.real else np.uint64)
             usages.append((ds, keep))
             cblocks.append((codes[keep].tobytes(), offs.tobytes(), w.tobytes()))
         cq = [encode(list(q))[0].tobytes() for q in queries]
-        out = _blockdp.solve(tuple(int(c) for c in caps_o), pk.shifts, pk.widths, pk.guard,
-                             pk.origin, box, cblocks, cq, 1 if contexts else 0, 1 if self._tables else 0)
+        solve = _blockdp.solve_real if self.real else _blockdp.solve
+        out = solve(tuple(int(c) for c in caps_o), pk.shifts, pk.widths, pk.guard,
+                    pk.origin, box, cblocks, cq, 1 if contexts else 0, 1 if self._tables else 0)
         total, bans, qans = out[:3]
         if self._tables:
             self._fwd = [dict(zip(codes, vals)) for codes, vals in out[3]]

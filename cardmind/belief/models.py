@@ -22,8 +22,30 @@ This module holds the game-independent parts:
 
 Each game supplies the game-specific part: which choices its records show, and the feature
 vector of every legal option of a choice in a given world (what the chooser held there).
-Where the likelihood factors over the blocks of an exact counter, a game may fold the weights
-into its exact count instead of sampling.
+Two ways to get the weighted posterior, both generic:
+
+* **Exactly, where the weights factor into the counting engine's blocks.** When the
+  log-likelihood of the choices is a sum of terms each of which depends on one block (a
+  Literature set, a Go Fish rank) only through *how many* of the block's hidden items one seat
+  holds, collect those terms in a :class:`CountFactors` and multiply each block's polynomial
+  by :meth:`CountFactors.factor` (``exp`` of the terms of that block's usage). The block
+  product (:class:`cardmind.belief.blocks.BlockProduct`, real weights) then gives the exact
+  weighted total, context counts and every query, at the cost of one more count.
+* **Otherwise, by importance weighting** the exact uniform sampler's worlds with
+  :func:`weighted_posterior` (any likelihood; reports the effective sample size and the
+  standard error of every estimate).
+
+How to use them in another game (a tracker with a block counter and an exact uniform sampler)::
+
+    factors = CountFactors()
+    for choice in observed_choices:              # the game's own: asks, takes, discards ...
+        for block, seat, log_w in choice_terms(choice):   # log_w[k]: count k at that seat
+            factors.add(block, seat, log_w)
+    weighted = {d: w * factors.factor(block, d, seats) for d, w in poly.items()}   # per block
+
+    est = weighted_posterior(tracker.sample_deal, lambda worlds: loglik(worlds),
+                             lambda world: indicator_vector(world), n=400, rng=rng)
+    est.mean, est.stderr, est.ess                 # the same posterior, sampled
 """
 
 from __future__ import annotations
@@ -257,5 +279,147 @@ def weighted_mean(values: np.ndarray, log_w: Sequence[float] | np.ndarray) -> tu
     return mean, se, wt.ess
 
 
+# ---------------------------------------------------------------------------- exact: count factors
+class CountFactors:
+    """Log-likelihood terms that depend on one block through one seat's count of its hidden items.
+
+    A term ``(block, seat, log_w)`` says: the likelihood of the choices is multiplied by
+    ``exp(log_w[k])`` when ``seat`` holds ``k`` of ``block``'s hidden items (``log_w`` has one
+    entry per possible count, ``0 .. block size``). Terms of the same ``(block, seat)`` add
+    up. Because every term depends on a single block's usage, the product over all terms
+    factors into the blocks of an exact counter: multiply the weight ``w(d)`` of each usage
+    ``d`` of a block by :meth:`factor`, and the block product gives the exact weighted
+    posterior (see the module docstring).
+
+    Attributes:
+        terms: ``{block: {seat: np.ndarray of log-weights by count}}``.
+    """
+
+    def __init__(self) -> None:
+        self.terms: dict[Any, dict[int, np.ndarray]] = {}
+
+    def add(self, block: Any, seat: int, log_w: Sequence[float] | np.ndarray) -> None:
+        """Add the term ``log_w[k]`` (``k`` = how many of ``block``'s hidden items ``seat``
+        holds) to the log-likelihood.
+
+        Raises:
+            ValueError: ``log_w`` is empty or not finite where it is defined (``-inf`` is
+                allowed: that count is impossible under the model).
+        """
+        lw = np.asarray(log_w, dtype=float)
+        if lw.ndim != 1 or len(lw) == 0 or np.isnan(lw).any() or (lw == np.inf).any():
+            raise ValueError(f"a count factor needs a vector of log-weights (no NaN, no +inf), not {log_w!r}")
+        seats = self.terms.setdefault(block, {})
+        old = seats.get(seat)
+        if old is None:
+            seats[seat] = lw.copy()
+        else:
+            n = max(len(old), len(lw))
+            seats[seat] = np.pad(old, (0, n - len(old))) + np.pad(lw, (0, n - len(lw)))
+
+    def __bool__(self) -> bool:
+        return any(self.terms.values())
+
+    def blocks(self) -> list[Any]:
+        """The blocks that have terms."""
+        return [b for b, seats in self.terms.items() if seats]
+
+    def seats(self) -> set[int]:
+        """Every seat some term depends on (a counter must keep them apart, not merged)."""
+        return {s for seats in self.terms.values() for s in seats}
+
+    def log_factor(self, block: Any, usage: Sequence[int], seat_order: Sequence[int]) -> float:
+        """The sum of ``block``'s terms at ``usage`` (``usage[i]`` = items at ``seat_order[i]``;
+        a seat not in ``seat_order``, for example one with no room for hidden items, holds none).
+
+        Raises:
+            ValueError: a count beyond its term's table.
+        """
+        total = 0.0
+        order = list(seat_order)
+        for seat, lw in self.terms.get(block, {}).items():
+            k = usage[order.index(seat)] if seat in order else 0
+            if k >= len(lw):
+                raise ValueError(f"seat {seat} holds {k} items of block {block!r}; its term covers 0..{len(lw) - 1}")
+            total += float(lw[k])
+        return total
+
+    def factor(self, block: Any, usage: Sequence[int], seat_order: Sequence[int]) -> float:
+        """``exp(log_factor(...))``: what to multiply the block's weight ``w(usage)`` by."""
+        return float(np.exp(self.log_factor(block, usage, seat_order)))
+
+    def weigh(self, block: Any, weights: dict[tuple[int, ...], int], seat_order: Sequence[int],
+              shift: float = 0.0) -> dict[tuple[int, ...], float]:
+        """``{usage: w(usage) * exp(log_factor - shift)}``: a block's polynomial weighted.
+        ``shift`` (for example the largest log-factor) keeps the numbers in range; it scales
+        the whole block and cancels in every probability."""
+        return {d: w * float(np.exp(self.log_factor(block, d, seat_order) - shift)) for d, w in weights.items()}
+
+
+def poisson_binomial(p: Sequence[float] | np.ndarray) -> np.ndarray:
+    """``P(K = k)`` for ``k = 0 .. len(p)`` where ``K`` is the number of successes of
+    independent trials with success probabilities ``p`` (exact convolution)."""
+    out = np.zeros(len(p) + 1)
+    out[0] = 1.0
+    for i, q in enumerate(p):
+        out[1:i + 2] = out[1:i + 2] * (1 - q) + out[0:i + 1] * q
+        out[0] *= 1 - q
+    return out
+
+
+# ---------------------------------------------------------------------------- sampled: importance weighting
+@dataclass(frozen=True)
+class WeightedEstimate:
+    """A posterior mean estimated from weighted worlds.
+
+    Attributes:
+        mean: the weighted mean of the values (shape of one value).
+        stderr: its standard error (self-normalised importance sampling, delta method).
+        ess: Kish's effective sample size of the weights.
+        samples: how many worlds were drawn.
+        log_mean: ``log`` of the mean likelihood of the worlds (comparable between models
+            on the same worlds: a larger value means the model explains the choices better).
+    """
+
+    mean: np.ndarray
+    stderr: np.ndarray
+    ess: float
+    samples: int
+    log_mean: float
+
+
+def weighted_posterior(draw, loglik, values, n: int, rng: np.random.Generator) -> WeightedEstimate:
+    """The posterior mean of ``values(world)`` when the worlds consistent with the events are
+    weighted by the likelihood of the players' choices, by importance weighting ``n`` worlds
+    drawn exactly uniformly from the consistent ones.
+
+    Args:
+        draw: ``draw(rng) -> world``: one consistent world, uniformly (a tracker's exact
+            sampler, e.g. ``LiteratureBelief.sample_deal``).
+        loglik: ``loglik(worlds) -> np.ndarray`` of shape ``(len(worlds),)``: the
+            log-likelihood of every observed choice in each world (up to a constant).
+        values: ``values(world) -> array``: what to average (indicators give probabilities).
+        n: the number of worlds (at least 1).
+        rng: the source of randomness.
+
+    Returns:
+        A :class:`WeightedEstimate`; with the uniform model (``loglik`` constant) its mean is
+        the plain average and ``ess == n``.
+
+    Raises:
+        ValueError: ``n < 1``, or every world has likelihood zero.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"weighted_posterior needs at least one world, not {n!r}")
+    worlds = [draw(rng) for _ in range(int(n))]
+    lw = np.asarray(loglik(worlds), dtype=float)
+    if lw.shape != (len(worlds),):
+        raise ValueError(f"loglik returned shape {lw.shape} for {len(worlds)} worlds")
+    vals = np.asarray([values(w) for w in worlds], dtype=float)
+    mean, se, ess = weighted_mean(vals, lw)
+    return WeightedEstimate(mean, se, ess, len(worlds), importance_weights(lw).log_mean)
+
+
 __all__ = ["ChoiceModel", "UniformChoice", "SoftmaxChoice", "Weights", "importance_weights", "weighted_mean",
-           "model_from_json", "load_model"]
+           "model_from_json", "load_model", "CountFactors", "poisson_binomial", "WeightedEstimate",
+           "weighted_posterior"]

@@ -417,7 +417,8 @@ def describe_engine() -> dict[str, Any]:
         games.append({"name": g.name, "title": g.title or g.name, "options": opts,
                       "seats": g.num_seats(default_opts),
                       "events": {k: dict(v) for k, v in g.event_schema().items()},
-                      "header_keys": dict(g.header_schema), **_game_features(g)})
+                      "header_keys": dict(g.header_schema), **_game_features(g),
+                      "player_models": list(g.player_models())})
     agents: list[dict[str, Any]] = []
     for name, gs in agent_table().items():
         by_cls: dict[int, dict[str, Any]] = {}

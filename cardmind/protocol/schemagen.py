@@ -113,14 +113,18 @@ REQUESTS: dict[str, tuple[dict, list[str]]] = {
     "check": ({"session": SESSION_REF, "action": _c("action")}, ["session", "action"]),
     "status": ({"session": SESSION_REF}, ["session"]),
     "record": ({"session": SESSION_REF}, ["session"]),
-    "hint": ({"session": SESSION_REF, "params": _nullable({"type": "object"})}, ["session"]),
-    "belief": ({"session": SESSION_REF, "params": _nullable({"type": "object"})}, ["session"]),
+    "hint": ({"session": SESSION_REF, "params": _nullable({"type": "object", "properties": {
+        "model": {"type": "string", "description": "a player model of the game (hello: player_models)"}}})},
+             ["session"]),
+    "belief": ({"session": SESSION_REF, "params": _nullable({"type": "object", "properties": {
+        "model": {"type": "string", "description": "a player model of the game (hello: player_models)"}}})},
+               ["session"]),
     "quit": ({}, []),
 }
 
 _GAME = {
     "type": "object", "additionalProperties": False,
-    "required": ["name", "title", "options", "seats", "events", "header_keys", "belief", "hint"],
+    "required": ["name", "title", "options", "seats", "events", "header_keys", "belief", "hint", "player_models"],
     "properties": {
         "name": {"type": "string"}, "title": {"type": "string"},
         "options": {"type": "array", "items": {
@@ -132,6 +136,7 @@ _GAME = {
                                                               "additionalProperties": {"type": "string"}}},
         "header_keys": {"type": "object", "additionalProperties": {"type": "string"}},
         "belief": {"type": "boolean"}, "hint": {"type": "boolean"},
+        "player_models": {"type": "array", "items": {"type": "string"}},
     },
 }
 _AGENT = {

@@ -661,12 +661,23 @@ class Session:
     def _query(self, tracker: Any, params: dict[str, Any]) -> Iterator[None]:
         """A belief or hint request: takes ``precision`` out of ``params`` and applies it to a
         Go Fish tracker for the request (ignored for a game whose belief is always exact),
-        restoring the previous target afterwards; a contradiction becomes a protocol error.
+        and ``model`` (one of the game's ``player_models()``: the tracker's settable ``model``)
+        likewise, restoring both afterwards; a contradiction becomes a protocol error.
 
         Raises:
             ProtocolError: ``bad_request`` (``precision`` not a number above 0 and below
-                0.5), ``contradiction``.
+                0.5; a ``model`` the game does not have), ``contradiction``.
         """
+        model_before = None
+        if "model" in params:
+            name = params.pop("model")
+            models = self.game.player_models()
+            if not isinstance(name, str) or name not in models:
+                raise ProtocolError("bad_request", f"parameter 'model' must be one of the player models of "
+                                                   f"{self.game.name} ({', '.join(models) if models else 'none'}), "
+                                                   f"not {name!r}")
+            model_before = tracker.model
+            tracker.model = name
         before = None
         if "precision" in params:
             se = params.pop("precision")
@@ -683,12 +694,16 @@ class Session:
         finally:
             if before is not None:
                 tracker.precision = before
+            if model_before is not None:
+                tracker.model = model_before
 
     def hint(self, **params: Any) -> dict[str, Any]:
         """The seat's advice: ``cardmind.hints.hint_for(tracker, **params).to_json()``
         (``docs/hints.md``), with ``consistent_deals_str``. ``precision`` (Go Fish; ignored
         for Literature): for this request, sample until the largest estimated standard error
         is at most that (see :attr:`~cardmind.games.gofish.belief.GoFishBelief.precision`).
+        ``model``: for this request, weigh the deals by this player model of the game
+        (``Game.player_models()``; the advice names the model used).
 
         Raises:
             ProtocolError: ``unsupported`` (no tracker or hint engine for the game),
@@ -699,7 +714,7 @@ class Session:
 
         params = dict(params)
         try:
-            known = hint_params(tracker) + ["precision"]
+            known = hint_params(tracker) + ["precision", "model"]
         except ValueError as exc:
             raise ProtocolError("unsupported", str(exc)) from None
         unknown = sorted(set(params) - set(known))
@@ -721,16 +736,16 @@ class Session:
     def belief(self, **params: Any) -> dict[str, Any]:
         """The posterior: ``tracker.to_json()`` (for Literature ``consistent_deals``,
         ``marginals``, ``claims``) with ``consistent_deals_str``. ``params``: only
-        ``precision`` (as in :meth:`hint`).
+        ``precision`` and ``model`` (as in :meth:`hint`).
 
         Raises:
             ProtocolError: ``unsupported``, ``contradiction`` or ``bad_request`` (another
                 parameter, or a bad ``precision``).
         """
         tracker = self._tracker_required()
-        unknown = sorted(set(params) - {"precision"})
+        unknown = sorted(set(params) - {"precision", "model"})
         if unknown:
-            raise ProtocolError("bad_request", f"unknown belief parameters: {unknown} (only 'precision')")
+            raise ProtocolError("bad_request", f"unknown belief parameters: {unknown} (only 'precision' and 'model')")
         with self._query(tracker, dict(params)):
             return with_int_strings(tracker.to_json())
 

@@ -115,6 +115,13 @@ class LiteratureGame(Game):
 
         return LiteratureBelief
 
+    def player_models(self) -> tuple[str, ...]:
+        """``uniform`` (the constraint-only posterior, the default) and the fitted models
+        ``peer``, ``belief``, ``random``, ``people`` (:mod:`.models`)."""
+        from .models import MODEL_NAMES  # noqa: PLC0415
+
+        return MODEL_NAMES
+
     def hint_engine(self):
         """:func:`~.hints.literature_hint`: claims, asks and the belief table."""
         from .hints import literature_hint  # noqa: PLC0415

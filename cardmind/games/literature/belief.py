@@ -30,6 +30,7 @@ from typing import Any
 from ...belief.tracker import Tracker
 from ...errors import Contradiction, IllegalAction
 from . import GAME as LITERATURE
+from .models import AskLedger, Holdings, load_player_model, model_factors
 from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
 import numpy as np
 
@@ -209,6 +210,13 @@ def _class_polynomial(k: int, shape: tuple, clause_seats: tuple[int, ...]):
     return weights, accs
 
 
+@lru_cache(maxsize=None)
+def _card_set_index(deck: str) -> tuple[int, ...]:
+    """The set index (:func:`set_names` order) of every card, in deck order."""
+    names = set_names(deck)
+    return tuple(names.index(set_of(c, deck)) for c in deck_cards(deck))
+
+
 # ----------------------------------------------------------------------------- the tracker
 class LiteratureBelief(Tracker):
     """The exact constraint-only posterior of one observer in a Literature game.
@@ -216,22 +224,39 @@ class LiteratureBelief(Tracker):
     Build it from a player's record with :meth:`from_record`, or from the options and the
     observer's dealt hand and feed it events one by one with :meth:`observe`.
 
+    With a player model (``model``, :mod:`.models`) every query answers for the deals
+    weighted by the likelihood of the other players' asks, computed exactly by the counter
+    with the model's factored likelihood (:func:`.models.model_factors`); certainty (a
+    probability of exactly 0 or 1) is the same as under the constraint-only posterior,
+    since every consistent deal keeps a positive weight. :meth:`importance_posterior`
+    gives the same posterior under the model's exact (unfactored) likelihood by importance
+    weighting of the exact uniform sampler's deals.
+
     Args:
         options: parsed Literature options (see ``LiteratureGame.parse_options``).
         observer: the observer's seat.
         hand: the observer's dealt cards.
+        engine: the counting engine (``"auto"``, ``"c"`` or ``"python"``: see
+            :class:`~cardmind.belief.blocks.BlockProduct`).
+        model: the player model of the other seats: ``"uniform"`` (the constraint-only
+            posterior, the default) or a fitted model of :data:`.models.MODEL_NAMES`.
+        seat_models: ``{seat: model name}`` for seats whose model differs from ``model``
+            (the observer's own seat is never weighed: its hand is known).
 
     Raises:
+        ValueError: an unknown model name or seat.
         IllegalAction: (from :meth:`observe`) an event that breaks the rules given what
             the observer knows.
         Contradiction: (from the queries) no deal is consistent with the events.
     """
 
-    #: every answer is exact: the consistent deals are counted, never sampled (so a
-    #: sampling precision, ``--precision``, has nothing to act on)
+    #: every answer is exact: the consistent deals are counted (weighted by a factored player
+    #: model when one is chosen), never sampled (so a sampling precision, ``--precision``, has
+    #: nothing to act on)
     exact = True
 
-    def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto"):
+    def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto",
+                 model: str = "uniform", seat_models: Mapping[int, str] | None = None):
         self.engine = engine
         self.options = LITERATURE.parse_options(options)
         self.players = self.options["players"]
@@ -247,6 +272,55 @@ class LiteratureBelief(Tracker):
         # claimed card -> (t, holder at t)
         self.shown: dict[str, tuple[int, int]] = {}
         self._solved: _Solution | None = None
+        self._uniform: _Solution | None = None
+        self.ledger = AskLedger(self.options)
+        self._model = "uniform"
+        self._seat_models: dict[int, str] = {}
+        self.set_models(model, seat_models)
+
+    # ------------------------------------------------------------------ player models
+    @property
+    def model(self) -> str:
+        """The player model of the other seats (``"uniform"``: the constraint-only posterior);
+        settable (a name of :data:`.models.MODEL_NAMES`)."""
+        return self._model
+
+    @model.setter
+    def model(self, name: str) -> None:
+        self.set_models(name, self._seat_models)
+
+    @property
+    def seat_models(self) -> dict[int, str]:
+        """``{seat: model name}`` for every seat other than the observer."""
+        return {s: self._seat_models.get(s, self._model) for s in range(self.players) if s != self.observer}
+
+    def set_models(self, model: str, seat_models: Mapping[int, str] | None = None) -> None:
+        """Choose the player models (see the class docstring).
+
+        Raises:
+            ValueError: an unknown model name or seat.
+        """
+        names = [model, *(seat_models or {}).values()]
+        for name in names:
+            load_player_model(name)   # raises ValueError naming the models there are
+        for seat in (seat_models or {}):
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+                raise ValueError(f"seat_models: {seat!r} is not a seat (0-{self.players - 1})")
+        self._model = model
+        self._seat_models = {int(s): m for s, m in (seat_models or {}).items()}
+        self._solved = None
+
+    @property
+    def weighted(self) -> bool:
+        """Whether some seat has a model other than ``uniform``."""
+        return any(m != "uniform" for m in self.seat_models.values())
+
+    def model_json(self) -> dict[str, Any]:
+        """``{"model", "seat_models", "method"}``: the model used, per seat, and how the
+        posterior was computed (``"exact"``: constraint-only; ``"factored"``: the exact count
+        weighted by the factored likelihood)."""
+        return {"model": self._model, "seat_models": {str(s): m for s, m in self.seat_models.items()},
+                "method": "factored" if self.weighted else "exact"}
 
 
     # ------------------------------------------------------------------ events
@@ -256,7 +330,9 @@ class LiteratureBelief(Tracker):
         t = len(self.events)
         self.state.apply_event(ev)
         self.events.append(ev)
+        self.ledger.observe(ev)
         self._solved = None
+        self._uniform = None
         kind = ev["type"]
         own = self.options["ask_own_card"]
         if kind == "ask":
@@ -361,28 +437,123 @@ class LiteratureBelief(Tracker):
         return _Constraints(self, known, unknown, caps, allowed, clauses)
 
     # ------------------------------------------------------------------ queries
+    def _solve_uniform(self) -> "_Solution":
+        """The constraint-only solution (counts and contexts)."""
+        if self._uniform is None:
+            if self._solved is not None and self._solved.factors is None:
+                self._uniform = self._solved
+            else:
+                self._uniform = _Solution(self, self.constraints())
+        return self._uniform
+
     def _solve(self) -> "_Solution":
+        """The solution the queries use: weighted by the player models, or the constraint-only one."""
         if self._solved is None:
-            cons = self.constraints()
-            self._solved = _Solution(self, cons)
+            uni = self._solve_uniform()
+            if self.weighted:
+                self._solved = _Solution(self, uni.cons, self._factors(uni))
+            else:
+                self._solved = uni
         return self._solved
+
+    def _holdings(self, seats: Iterable[int], cons: "_Constraints") -> dict[int, Holdings]:
+        """What the observer knows of each ask's asker's hand then (asks by ``seats``; kept
+        while the cards the observer cannot locate stay the same: an ask's holdings change
+        only when one of them is located)."""
+        want = set(seats)
+        cards = deck_cards(self.deck)
+        unknown_set = set(cons.unknown)
+        unknown = np.array([c in unknown_set for c in cards])
+        sindex = _card_set_index(self.deck)
+        nsets = len(set_names(self.deck))
+        sig = np.packbits(unknown).tobytes()
+        cache = self.__dict__.setdefault("_holdings_cache", {})
+        if cache.get("sig") != sig:
+            cache.clear()
+            cache["sig"] = sig
+        todo = [sit for sit in self.ledger.situations if sit.asker in want and sit.t not in cache]
+        if todo:
+            # the holder of every located card at the time of each ask (-1: an unknown card)
+            times = np.array([sit.t for sit in todo])
+            held = np.full((len(todo), len(cards)), -1)
+            for i, c in enumerate(cards):
+                if unknown[i]:
+                    continue
+                dealt = cons.known.get(c, -1)
+                mv = self.moves.get(c, ())
+                if not mv:
+                    held[:, i] = dealt
+                    continue
+                tm = np.array([m[0] for m in mv])
+                recv = np.array([m[2] for m in mv])
+                k = np.searchsorted(tm, times, side="left")             # moves strictly before each ask
+                held[:, i] = np.where(k > 0, recv[np.maximum(k - 1, 0)], dealt)
+            card_set = np.array(sindex)
+            for row, sit in zip(held, todo):
+                live = np.zeros(nsets, dtype=bool)
+                live[list(sit.sets)] = True
+                mine = (row == sit.asker) & live[card_set]
+                known = np.bincount(card_set[mine], minlength=nsets).astype(float)
+                cache[sit.t] = Holdings(known, mine, unknown)
+        out = {sit.t: cache[sit.t] for sit in self.ledger.situations if sit.asker in want}
+        return out
+
+    def _factors(self, uni: "_Solution"):
+        """The count factors of the other seats' asks under their models (see :mod:`.models`)."""
+        models = {s: load_player_model(m) for s, m in self.seat_models.items() if m != "uniform"}
+        return model_factors(self.ledger.situations, models, self._holdings(models, uni.cons),
+                             self.__dict__.setdefault("_terms_cache", {}))
+
+    # a player model weighs every consistent deal by a positive number: the support, and so
+    # which probabilities are exactly 0 or 1, is the constraint-only posterior's (read off its
+    # marginals: a claim is certain when every card is certainly at the seat it names)
+    def _snap_assignment(self, set_name: str, assignment: Mapping[str, int], p: float) -> float:
+        uni = self._solve_uniform()
+        support, certain = uni.marginals(), uni.certain_holders()
+        if any(assignment[c] not in support[c] for c in set_cards(set_name)):
+            return 0.0
+        if all(certain.get(c) == assignment[c] for c in set_cards(set_name)):
+            return 1.0
+        return min(1.0, max(0.0, float(p)))
+
+    def _snap_team(self, set_name: str, team: int, p: float) -> float:
+        support = self._solve_uniform().marginals()
+        if all(all(team_of(s) == team for s in support[c]) for c in set_cards(set_name)):
+            return 1.0 if p > 0 else 0.0
+        return min(1.0, max(0.0, float(p)))
 
     @property
     def consistent_deals(self) -> int:
-        """The exact number of consistent deals (a Python int, possibly above 2**64).
+        """The exact number of consistent deals (a Python int, possibly above 2**64); the
+        same under every player model (a model weighs the deals, it does not remove any).
 
         Raises:
             Contradiction: when it is 0 (no deal fits the events).
         """
-        return self._solve().total
+        return self._solve_uniform().total
 
     def marginals(self) -> dict[str, dict[int, float]]:
         """``{card: {seat: P(card is held by seat now)}}`` for every card in play (seats with
-        probability 0 left out)."""
-        return self._solve().marginals()
+        probability 0 left out), under the player models."""
+        sol = self._solve()
+        if sol.factors is None:
+            return {c: dict(d) for c, d in sol.marginals().items()}
+        uni = self._solve_uniform()
+        support = uni.marginals()
+        certain = uni.certain_holders()
+        out = {}
+        for c, d in sol.marginals().items():
+            if c in certain:
+                out[c] = {certain[c]: 1.0}
+            else:
+                out[c] = {s: min(1.0, d.get(s, 0.0)) for s in support[c]}
+        return out
 
-    def marginals_exact(self) -> dict[str, dict[int, Fraction]]:
-        """As :meth:`marginals` but as exact fractions."""
+    def marginals_exact(self) -> dict[str, dict[int, Any]]:
+        """As :meth:`marginals` but as exact fractions (floats under a player model, exactly
+        0 or 1 where certain)."""
+        if self._solve().factors is not None:
+            return self.marginals()
         return self._solve().marginals(exact=True)
 
     def assignment_probability(self, set_name: str, assignment: Mapping[str, int], exact: bool = False):
@@ -397,13 +568,18 @@ class LiteratureBelief(Tracker):
         """
         sol = self._solve()
         p = sol.assignment_count(set_name, assignment)
+        if sol.factors is not None:
+            return self._snap_assignment(set_name, assignment, p / sol.total)
         return Fraction(p, sol.total) if exact else p / sol.total
 
     def team_holds_probability(self, set_name: str, team: int | None = None, exact: bool = False):
-        """P(``team`` (default: the observer's) holds all six cards of ``set_name`` now)."""
+        """P(``team`` (default: the observer's) holds all six cards of ``set_name`` now)
+        (a float under a player model, as for every query: see :meth:`marginals_exact`)."""
         sol = self._solve()
         team = team_of(self.observer) if team is None else team
         n = sol.team_count(set_name, team)
+        if sol.factors is not None:
+            return self._snap_team(set_name, team, n / sol.total)
         return Fraction(n, sol.total) if exact else n / sol.total
 
     def best_assignment(self, set_name: str, team: int | None = None, exact: bool = False):
@@ -421,6 +597,8 @@ class LiteratureBelief(Tracker):
         if found is None:
             return None
         a, count, ties = found
+        if sol.factors is not None:
+            return a, self._snap_assignment(set_name, a, count / sol.total), ties
         return a, (Fraction(count, sol.total) if exact else count / sol.total), ties
 
     def claims(self) -> dict[str, dict[str, Any]]:
@@ -440,17 +618,18 @@ class LiteratureBelief(Tracker):
         """The belief object of ``cardmind belief --json`` (``shared/cases/README.md``):
         ``consistent_deals``, ``marginals`` (seats as string keys), ``claims``."""
         marg = {c: {str(s): p for s, p in sorted(d.items())} for c, d in self.marginals().items()}
-        return {"consistent_deals": self.consistent_deals, "marginals": marg, "claims": self.claims()}
+        return {"consistent_deals": self.consistent_deals, "marginals": marg, "claims": self.claims(),
+                **self.model_json()}
 
     def unknown_cards(self) -> list[str]:
         """Cards in play whose holder the observer does not know for certain from the events
         alone (it may still be forced by counting; see :meth:`forced_cards`)."""
-        return list(self._solve().cons.unknown)
+        return list(self._solve_uniform().cons.unknown)
 
     def forced_cards(self) -> dict[str, int]:
         """Cards whose holder is certain although no single event located them: ``{card: seat}``
         (found from the exact marginals; :mod:`cardmind.belief.cpsat` finds the same by search)."""
-        sol = self._solve()
+        sol = self._solve_uniform()
         out = {}
         for c, d in sol.marginals(exact=True).items():
             if c in sol.cons.unknown:
@@ -503,11 +682,30 @@ class LiteratureBelief(Tracker):
         return AssignmentModel(cons.unknown, cons.allowed, {s: cons.caps[s] for s in cons.seats},
                                [(s, u) for s, u, _, _ in cons.clauses])
 
-    def sample_deal(self, rng: np.random.Generator) -> dict[str, int]:
+    def sample_deal(self, rng: np.random.Generator, weighted: bool = False) -> dict[str, int]:
         """Draw one consistent deal exactly uniformly: ``{card: seat}`` for every card whose
         dealt holder the observer does not know (the count tables drive every choice, so
-        each consistent deal has probability ``1 / consistent_deals``)."""
-        return self._solve().sample(rng)
+        each consistent deal has probability ``1 / consistent_deals``), whatever the player
+        model (:meth:`importance_posterior` weighs such deals by a model). With ``weighted``,
+        draw it instead from the posterior weighted by the player models' factored likelihood
+        (exactly: the same tables with the weights)."""
+        return (self._solve() if weighted else self._solve_uniform()).sample(rng)
+
+    def factored_log_likelihood(self, deals: Sequence[Mapping[str, int]]) -> np.ndarray:
+        """The factored log-likelihood (the count factors the weighted count uses) of each
+        deal, up to a constant; zeros under the uniform model."""
+        sol = self._solve()
+        out = np.zeros(len(deals))
+        if sol.factors is None:
+            return out
+        names = set_names(self.deck)
+        for j in sol.factors.blocks():
+            unk = [c for c in set_cards(names[j]) if c in set(sol.cons.unknown)]
+            seats = sorted(sol.factors.terms[j])
+            for k, d in enumerate(deals):
+                usage = [sum(1 for c in unk if d[c] == s) for s in seats]
+                out[k] += sol.factors.log_factor(j, usage, seats)
+        return out
 
     def sample_hands(self, rng: np.random.Generator) -> list[set[str]]:
         """The current hands of every seat in one uniformly drawn consistent deal (cards
@@ -519,6 +717,124 @@ class LiteratureBelief(Tracker):
         for c, s in deal.items():
             hands[s].add(c)
         return hands
+
+    def world_log_likelihood(self, deals: Sequence[Mapping[str, int]], seat_models: Mapping[int, str] | None = None
+                             ) -> np.ndarray:
+        """The log-likelihood of the other seats' asks in each of several deals under their
+        player models, with each ask's exact softmax (normaliser included; see :mod:`.models`).
+
+        Args:
+            deals: consistent deals as :meth:`sample_deal` gives them (``{card: dealt seat}``
+                for every card the observer cannot locate).
+            seat_models: ``{seat: model name}`` (default: :attr:`seat_models`).
+
+        Returns:
+            Shape ``(len(deals),)`` (zeros under the uniform model).
+        """
+        sm = self.seat_models if seat_models is None else seat_models
+        models = {s: load_player_model(m) for s, m in sm.items() if m != "uniform" and s != self.observer}
+        out = np.zeros(len(deals))
+        if not models or not deals:
+            return out
+        uni = self._solve_uniform()
+        unknown = list(uni.cons.unknown)
+        cards = deck_cards(self.deck)
+        cindex = {c: i for i, c in enumerate(cards)}
+        sindex = np.array(_card_set_index(self.deck))
+        uidx = np.array([cindex[c] for c in unknown], dtype=int)
+        seats = np.array([[d[c] for c in unknown] for d in deals], dtype=int).reshape(len(deals), len(unknown))
+        nsets = len(set_names(self.deck))
+        holdings = self._holdings(models, uni.cons)
+        for sit in self.ledger.situations:
+            model = models.get(sit.asker)
+            if model is None:
+                continue
+            hold = holdings[sit.t]
+            at = seats == sit.asker                                  # (deals, unknown cards)
+            held = np.tile(hold.known, (len(deals), 1))
+            np.add.at(held.T, sindex[uidx], at.T)
+            mine = np.tile(hold.mine, (len(deals), 1))
+            mine[:, uidx] |= at
+            out += model.log_likelihood(sit, held.reshape(len(deals), nsets), mine)
+        return out
+
+    def importance_posterior(self, n: int, rng: np.random.Generator, assignments: Mapping[str, Mapping[str, int]] = None,
+                             seat_models: Mapping[int, str] | None = None, proposal: str = "uniform") -> dict[str, Any]:
+        """The posterior under the player models' exact (unfactored) likelihood, by importance
+        weighting ``n`` deals drawn exactly (:meth:`sample_deal`,
+        :func:`cardmind.belief.models.weighted_posterior`).
+
+        Args:
+            n: how many deals to draw.
+            rng: the source of randomness.
+            proposal: where the deals come from: ``"uniform"`` (the consistent deals alike)
+                or ``"factored"`` (the posterior of the factored likelihood, with the models of
+                :attr:`seat_models`; each deal is then weighted by the exact likelihood over the
+                factored one: a far larger effective sample size when the two are close).
+            assignments: ``{set: {card: seat}}``: claims whose probability to estimate
+                (default: the best assignment of every set the observer's team may hold, as
+                :meth:`best_assignment` finds it under the current models).
+            seat_models: ``{seat: model name}`` (default: :attr:`seat_models`).
+
+        Returns:
+            ``{"marginals": {card: {seat: p}}, "marginals_stderr": {...}, "claims": {set:
+            {"p_team_holds", "p_team_holds_stderr", "assignment", "p_assignment",
+            "p_assignment_stderr"}}, "ess", "samples", "log_mean"}``.
+        """
+        from ...belief.models import weighted_posterior  # noqa: PLC0415
+
+        uni = self._solve_uniform()
+        unknown = list(uni.cons.unknown)
+        seats = [s for s in range(self.players) if s != self.observer]
+        team = team_of(self.observer)
+        holders = self.state.holder
+        if assignments is None:
+            assignments = {}
+            for name in self.state.unclaimed_sets():
+                if self.team_holds_probability(name) > 0:
+                    best = self.best_assignment(name)
+                    if best is not None:
+                        assignments[name] = best[0]
+        names = [n_ for n_ in self.state.unclaimed_sets()]
+        cols = [(c, s) for c in unknown for s in seats]
+
+        def values(deal):
+            v = [float(deal[c] == s) for c, s in cols]
+            for name in names:
+                where = [holders.get(c, deal.get(c)) for c in set_cards(name)]
+                v.append(float(all(team_of(h) == team for h in where)))
+            for name, a in assignments.items():
+                v.append(float(all(holders.get(c, deal.get(c)) == a[c] for c in set_cards(name))))
+            return v
+
+        if proposal not in ("uniform", "factored"):
+            raise ValueError(f"proposal must be 'uniform' or 'factored', not {proposal!r}")
+        weighted = proposal == "factored"
+
+        def loglik(deals):
+            ll = self.world_log_likelihood(deals, seat_models)
+            return ll - self.factored_log_likelihood(deals) if weighted else ll
+
+        est = weighted_posterior(lambda r: self.sample_deal(r, weighted), loglik, values, n, rng)
+        marg, marg_se = {}, {}
+        k = 0
+        for c in self.state.cards_in_play():
+            if c in holders:
+                marg[c], marg_se[c] = {holders[c]: 1.0}, {holders[c]: 0.0}
+        for c in unknown:
+            marg[c] = {s: float(est.mean[k + i]) for i, s in enumerate(seats) if est.mean[k + i] > 0}
+            marg_se[c] = {s: float(est.stderr[k + i]) for i, s in enumerate(seats)}
+            k += len(seats)
+        claims = {}
+        for name in names:
+            claims[name] = {"p_team_holds": float(est.mean[k]), "p_team_holds_stderr": float(est.stderr[k])}
+            k += 1
+        for name, a in assignments.items():
+            claims[name].update(assignment=dict(a), p_assignment=float(est.mean[k]),
+                                p_assignment_stderr=float(est.stderr[k]))
+            k += 1
+        return {"marginals": marg, "marginals_stderr": marg_se, "claims": claims, "ess": est.ess,
+                "samples": est.samples, "log_mean": est.log_mean}
 
     def current_holders(self) -> dict[str, int]:
         """Cards in play whose current holder the observer knows from the events: ``{card: seat}``."""
@@ -583,16 +899,20 @@ class _Solution:
     sets get contexts for the usages a query needs (team-supported ones for claims).
     """
 
-    def __init__(self, belief: LiteratureBelief, cons: _Constraints):
+    def __init__(self, belief: LiteratureBelief, cons: _Constraints, factors=None):
         self.belief = belief
         self.cons = cons
+        #: the player models' count factors (blocks: set indices), or None (constraint-only)
+        self.factors = factors if factors else None
         self.models = cons.set_models()
         self.index = {m.name: i for i, m in enumerate(self.models)}
         # seats named by no clause and allowed for every unknown card are interchangeable:
         # those of one team are merged into one seat (their representative, the lowest)
         # with their capacities added; every merged assignment then splits among them in
-        # multinomial(capacities) ways
+        # multinomial(capacities) ways (a seat a count factor depends on is never merged)
         involved = {s for m in self.models for s, _ in m.clauses}
+        if self.factors is not None:
+            involved |= self.factors.seats()
         for m in self.models:
             for c in m.unknown:
                 involved |= set(cons.seats) - m.allowed[c]
@@ -619,12 +939,40 @@ class _Solution:
         all_seats = frozenset(self.seats)
         self.touched = [bool(m.clauses) or any(m.allowed[c] != all_seats for c in m.unknown)
                         for m in self.rmodels]
+        #: per weighted set: its usages' (scaled) factors
+        self.mult: dict[int, dict[tuple[int, ...], float]] = {}
+        if self.factors is not None:
+            names = set_names(belief.deck)
+            for j in self.factors.blocks():
+                i = self.index.get(names[j])
+                if i is None or not self.models[i].unknown:
+                    continue
+                self.touched[i] = True
+                self.polys[i] = self._weighted(self.polys[i], i, j)
         self._caps = [sum(self.member_caps[r]) for r in self.seats]
         if sum(self._caps) != len(cons.unknown):
             raise Contradiction("the hand sizes do not add up to the unknown cards")
         self._total: int | None = None
         self._block_ctx: dict[int, dict[tuple[int, ...], int]] | None = None
         self._pool_ctx: dict[tuple[int, ...], int] = {}
+        self._marg: dict | None = None
+        self._certain: dict | None = None
+
+    def _weighted(self, poly: SetPolynomial, i: int, j: int) -> SetPolynomial:
+        """``poly`` (of model ``i``, deck set ``j``) with every usage's weight and accumulators
+        multiplied by the count factors of set ``j`` (scaled so that the largest factor is 1;
+        kept in :attr:`mult` for the queries about one assignment)."""
+        f = self.factors
+        usages = list(poly.weights)
+        u = np.array(usages, dtype=int).reshape(len(usages), len(self.seats))
+        logs = np.zeros(len(usages))
+        for seat, lw in f.terms.get(j, {}).items():
+            logs += lw[u[:, self.pos[seat]]] if seat in self.pos else lw[0]
+        vals = np.exp(logs - logs.max())
+        mult = self.mult[i] = dict(zip(usages, vals.tolist()))
+        weights = {d: w * mult[d] for d, w in poly.weights.items()}
+        acc = {d: {k: v * mult[d] for k, v in a.items()} for d, a in poly.acc.items()}
+        return SetPolynomial(poly.classes, poly.class_seats, weights, acc, poly.key)
 
     # ------------------------------------------------------------------ counting
     def _team_usages(self, i: int, team: int) -> list[tuple[int, ...]]:
@@ -677,6 +1025,21 @@ class _Solution:
 
     # ------------------------------------------------------------------ queries
     def marginals(self, exact: bool = False) -> dict[str, dict[int, Any]]:
+        """``{card: {seat: P}}`` (floats, cached; or exact fractions)."""
+        if not exact:
+            if self._marg is None:
+                self._marg = self._marginals(False)
+            return self._marg
+        return self._marginals(True)
+
+    def certain_holders(self) -> dict[str, int]:
+        """``{card: seat}`` for every card in play whose holder is certain (exact integers:
+        its count at that seat is the whole count)."""
+        if self._certain is None:
+            self._marginals(False)
+        return self._certain
+
+    def _marginals(self, exact: bool) -> dict[str, dict[int, Any]]:
         self._ensure()
         b = self.belief
         total = self.total
@@ -706,11 +1069,14 @@ class _Solution:
                 for c in cards:
                     num[c] = entry
         out: dict[str, dict[int, Any]] = {}
+        certain: dict[str, int] = {}
         holders = b.state.holder
-        merged_total = total // self.split_total
+        real = isinstance(total, float)
+        merged_total = total / self.split_total if real else total // self.split_total
         for c in b.state.cards_in_play():
             if c in holders:
                 out[c] = {holders[c]: Fraction(1) if exact else 1.0}
+                certain[c] = holders[c]
                 continue
             d: dict[int, Any] = {}
             for rep, (v, k) in num[c].items():
@@ -724,7 +1090,11 @@ class _Solution:
                         d[x] = Fraction(v * cx, k * merged_total * cap_sum)
                     else:
                         d[x] = v * cx / (k * merged_total * cap_sum)
+                        if not real and v * cx == k * merged_total * cap_sum:
+                            certain[c] = x
             out[c] = dict(sorted(d.items()))
+        if not exact:
+            self._certain = certain
         return out
 
     def _usage(self, set_name: str, assignment: Mapping[str, int]) -> tuple[tuple[int, ...], int] | None:
@@ -764,7 +1134,14 @@ class _Solution:
         if found is None:
             return 0
         usage, split = found
-        return self.context_of(self.index[set_name], [usage])[usage] * split
+        i = self.index[set_name]
+        return self.context_of(i, [usage])[usage] * split * self.own_factor(i, usage)
+
+    def own_factor(self, i: int, usage: tuple[int, ...]) -> float | int:
+        """The (scaled) player-model factor of set ``i``'s own usage: every assignment with
+        this usage carries it on top of its context count (1 without player models)."""
+        mult = self.mult.get(i)
+        return 1 if mult is None else mult.get(usage, 0.0)
 
     def _team_feasible(self, set_name: str, team: int) -> bool:
         holders = self.belief.state.holder
@@ -795,7 +1172,7 @@ class _Solution:
         w = self.polys[i].weights
         best, ties, target = 0, 0, None
         for u in sorted(usages):
-            g = ctx[u]
+            g = ctx[u] * self.own_factor(i, u)
             if not g:
                 continue
             options = [[((), 1, 1)]]  # per merged seat: (split a, ways to split the rest, multinomial(a))

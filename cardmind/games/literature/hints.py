@@ -93,6 +93,7 @@ class LiteratureHint:
     #: sets won per team ``[team 0, team 1]`` and the void sets, once the game is over
     #: (``None`` before; for the human output; not in the JSON)
     final: dict[str, Any] | None = None
+    model: dict[str, Any] = field(default_factory=lambda: {"model": "uniform", "seat_models": {}, "method": "exact"})
 
     @property
     def your_turn(self) -> bool:
@@ -118,6 +119,7 @@ class LiteratureHint:
                 "marginals": {c: {str(s): p for s, p in d.items()} for c, d in self.marginals.items()},
             },
             "notes": self.notes,
+            **self.model,
         }
 
     def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False,
@@ -138,6 +140,7 @@ class LiteratureHint:
                           f"seen that fits your hand and the events, counted exactly)")
         if self.final is not None:
             console.print(Text(_final_text(self.final, me), style="bold"))
+        console.print(f"Player model: {_model_line(self.model)}")
         for note in self.notes:
             if not (tables_only and asks_only(note)):
                 console.print(Text(f"Note: {note}", style="yellow"))
@@ -238,6 +241,17 @@ def _final_text(final: dict[str, Any], me: int) -> str:
     return text + "."
 
 
+def _model_line(model: dict[str, Any]) -> str:
+    """``uniform (every consistent deal alike)`` or the models of the other seats."""
+    if model.get("method") == "exact":
+        return "uniform (every consistent deal equally likely)"
+    per: dict[str, list[str]] = {}
+    for seat, name in sorted(model.get("seat_models", {}).items(), key=lambda kv: int(kv[0])):
+        per.setdefault(name, []).append(seat)
+    parts = [f"{name} (seats {', '.join(seats)})" for name, seats in per.items()]
+    return "; ".join(parts) + " — deals weighted by the likelihood of the other players' asks"
+
+
 def _pct(p: float) -> str:
     if p >= 0.9995 and p < 1:
         return ">99.9%"
@@ -288,6 +302,7 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
                 refused.setdefault(ev["card"], []).append((ev["target"], t))
 
     exact = None
+    weighted = getattr(belief, "weighted", False)
     asks = []
     legal = st.legal_asks(me) if st.to_move() == me else _asks_if_on_turn(belief)
     hand = st.hands[me] or set()
@@ -308,6 +323,8 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
             reason = f"seat {t} received {c} at event {received[c][1] + 1}"
         elif certain:
             reason = f"only seat {t} can still hold {c}"
+        elif weighted:
+            reason = f"{_pct(p)} chance that seat {t} holds {c} (player model)"
         else:
             reason = f"{_pct(p)} of consistent deals put {c} at seat {t}"
             if len(holders) <= 3:
@@ -328,7 +345,8 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
         detail = st.result().detail
         final = {"team_sets": list(detail["team_sets"]), "void_sets": list(detail.get("void_sets", []))}
     return LiteratureHint(me, len(belief.events), st.to_move(), belief.players, total, claims,
-                          asks[:max_asks], marg, sets, notes, hand=sorted(hand, key=card_sort_key), final=final)
+                          asks[:max_asks], marg, sets, notes, hand=sorted(hand, key=card_sort_key), final=final,
+                          model=belief.model_json())
 
 
 def _asks_if_on_turn(belief: LiteratureBelief):

@@ -15,6 +15,16 @@ turn:
 When no ask is possible (the opponents are out of cards), it claims the set with the best
 exact probability; when it has no cards it passes to the teammate with the most cards;
 after a claim its team won it picks the teammate best placed to ask.
+
+Every probability above is the tracker's posterior weighted by **player models** of the
+other seats (:mod:`cardmind.games.literature.models`; issue 16): what the opponents' asks
+reveal of their hands, and what its teammates' asks say they hold. By default
+(``opponent_model`` and ``teammate_model`` ``"auto"``) it reads which fitted model fits each
+team from that team's asks so far: the likelihood of the card and target each ask chose
+within its set (public features only, so no hand is needed), summed over the team's asks,
+picks among :data:`AUTO_MODELS` (before any ask: ``peer`` for the opponents, ``belief`` for
+its teammates). A name fixes the model (``"uniform"``: the constraint-only posterior).
+Certainty is unchanged by a model, so it still claims a certain set at once.
 """
 
 from __future__ import annotations
@@ -24,11 +34,16 @@ from typing import Any
 import numpy as np
 
 from ..belief import LiteratureBelief
+from ..models import load_player_model
 from ....errors import Contradiction
 from .. import set_cards, team_of
 from ..notation import ChooseNext, Pass, make_claim
 from ..rules import set_of
 from .base import LiteratureAgent
+
+
+#: the fitted models ``"auto"`` chooses among (see the module docstring)
+AUTO_MODELS = ("peer", "belief", "random")
 
 
 class BeliefAgent(LiteratureAgent):
@@ -58,21 +73,69 @@ class BeliefAgent(LiteratureAgent):
         w_progress: weight of the progress a hit makes towards claiming its set.
         w_reveal: weight of the information an ask gives the opponents.
         w_info: weight of what the answer teaches (prefers informative asks on ties).
+        opponent_model: the player model of the opponents: ``"auto"`` (chosen from their
+            asks, see the module docstring) or a name of
+            :data:`cardmind.games.literature.models.MODEL_NAMES` (``"uniform"``: none).
+        teammate_model: the same for its teammates.
     """
 
     name = "belief"
     default_settings = {"claim_margin": 0.0, "w_progress": 0.0, "w_reveal": 0.0, "w_info": 0.0,
                         "idle_claim": 0.9, "stall_events": 24, "next_policy": "self",
-                        "lookahead": 0, "chain": 1.0, "w_miss": 0.0, "w_exposure": 0.3}
+                        "lookahead": 0, "chain": 1.0, "w_miss": 0.0, "w_exposure": 0.3,
+                        "opponent_model": "auto", "teammate_model": "auto"}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        for key in ("opponent_model", "teammate_model"):
+            name = self.settings[key]
+            if name != "auto":
+                load_player_model(name)   # ValueError naming the models there are
         self.tracker = LiteratureBelief(self.options, self.seat, self.header["hand"])
         self.state = self.tracker.state
+        #: per team, per candidate model: the log-likelihood of the team's asks within their sets
+        self._fit = [dict.fromkeys(AUTO_MODELS, 0.0), dict.fromkeys(AUTO_MODELS, 0.0)]
+        self._asks_seen = [0, 0]
+        self._scored = 0
+        self._apply_models()
 
     def observe(self, event) -> None:
-        """Advance the tracker (which owns the view state)."""
+        """Advance the tracker (which owns the view state) and the choice of player models."""
         self.tracker.observe(event)
+        if event.get("type") == "ask":
+            self._score_asks()
+            self._apply_models()
+
+    # ------------------------------------------------------------------ player models
+    def _score_asks(self) -> None:
+        """Add the new asks of the other seats to each team's per-model log-likelihood."""
+        sits = self.tracker.ledger.situations
+        for sit in sits[self._scored:]:
+            if sit.asker == self.seat:
+                continue
+            team = team_of(sit.asker)
+            idx, _, pos = sit.card_options(None)
+            for name in AUTO_MODELS:
+                u = sit.public[idx] @ load_player_model(name).card
+                m = u.max()
+                self._fit[team][name] += float(u[pos] - m - np.log(np.exp(u - m).sum()))
+            self._asks_seen[team] += 1
+        self._scored = len(sits)
+
+    def team_model(self, team: int) -> str:
+        """The model used for the seats of ``team`` (other than this seat)."""
+        mine = team == team_of(self.seat)
+        name = self.settings["teammate_model" if mine else "opponent_model"]
+        if name != "auto":
+            return name
+        if not self._asks_seen[team]:
+            return "belief" if mine else "peer"
+        return max(AUTO_MODELS, key=lambda m: (self._fit[team][m], -AUTO_MODELS.index(m)))
+
+    def _apply_models(self) -> None:
+        want = {s: self.team_model(team_of(s)) for s in range(self.state.players) if s != self.seat}
+        if want != self.tracker.seat_models:
+            self.tracker.set_models("uniform", want)
 
     # ------------------------------------------------------------------ evaluation
     def _team_seats(self) -> list[int]:
@@ -226,7 +289,7 @@ class BeliefAgent(LiteratureAgent):
     def _follow_up(self, ask) -> float:
         """The best ask's chance right after ``ask`` succeeds (exact posterior of that future)."""
         tr = self.tracker
-        hyp = LiteratureBelief(tr.options, tr.observer, tr.hand, engine=tr.engine)
+        hyp = LiteratureBelief(tr.options, tr.observer, tr.hand, engine=tr.engine, seat_models=tr.seat_models)
         try:
             for ev in tr.events:
                 hyp.observe(ev)
