@@ -31,6 +31,8 @@ EXACT_TABLE_CELLS = 200_000_000
 #: each part restricting the ranks a few draws may have (:meth:`DrawEngine.split`): the
 #: same exact sum in less memory, at more time
 EXACT_SPLIT_PARTS = 32
+#: ... and with ``exact_sum`` (never sample: ``cardmind hint --exact``) at most this many
+EXACT_SPLIT_PARTS_MAX = 100_000
 #: bytes of one table cell (float64): ``cardmind belief --exact-memory GB`` sets
 #: ``exact_cells`` to ``GB * 1e9 / CELL_BYTES``
 CELL_BYTES = 8
@@ -65,3 +67,16 @@ KEEP_FIND_BITS = 20
 BITMAP_BITS = 26
 #: use the C kernels of ``_drawdp.c`` when they are built (False: the numpy reference)
 DP_FAST = True
+#: the compact exact sum (:mod:`.compact`): most rows, box cells (8 bytes each, in three
+#: tables), transitions and multiply-adds of one pass of a plan, and most ways for one rank
+#: to take the unseen draws; past them :func:`~.compact.plan_compact` gives up
+COMPACT_MAX_ROWS = 2_000_000
+COMPACT_MAX_CELLS = 12_000_000
+COMPACT_MAX_NUS = 20_000
+COMPACT_MAX_WORK = 4_000_000_000
+COMPACT_MAX_TRANSITIONS = 20_000_000
+#: the default tracker's budget of multiply-adds of one pass of the compact sum (about a
+#: second of the three passes on this machine); past it the answer is sampled
+COMPACT_WORK = 150_000_000
+#: below this many consistent deals the compact sum's counts are given as exact integers
+COMPACT_INT_TOTAL = 1e8
