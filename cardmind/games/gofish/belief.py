@@ -92,7 +92,12 @@ class GoFishBelief(Tracker):
         exchanges: rank exchange moves per Gibbs step of the draw engine.
         record_block: draws the draw engine sums over exactly in each step's estimate.
         draw_options: further attributes of the draw engine to set (``support_log10``,
-            ``enum_memo``, ``recent``, ...; see :class:`~.draws.DrawEngine`).
+            ``enum_memo``, ``recent``, ``compact``, ``compact_work``, ...; see
+            :class:`~.draws.DrawEngine`).
+        exact_sum: never sample (``cardmind hint/belief --exact``): where the draw engine
+            answers, the compact sum without its time budget, or where it cannot be planned
+            within its memory limits the planned sum over every unseen draw in as many parts
+            as needed (slow: minutes at the hardest positions); ``MemoryError`` if neither can.
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -104,7 +109,8 @@ class GoFishBelief(Tracker):
                  exact_only: bool = False, engine: str = "fast", steps: int | None = None,
                  enum_nodes: int | None = None, enum_leaves: int | None = None, block: int | None = None,
                  exact_free: int | None = None, exchanges: int | None = None,
-                 record_block: int | None = None, draw_options: Mapping[str, Any] | None = None):
+                 record_block: int | None = None, draw_options: Mapping[str, Any] | None = None,
+                 exact_sum: bool = False):
         from ...core import get_game  # noqa: PLC0415
 
         self.game = get_game("gofish")
@@ -141,6 +147,7 @@ class GoFishBelief(Tracker):
         self.exchanges = draw_settings.DEFAULT_EXCHANGES if exchanges is None else exchanges
         self.record_block = draw_settings.DEFAULT_RECORD_BLOCK if record_block is None else record_block
         self._draw_opts = dict(draw_options or {})
+        self.exact_sum = bool(exact_sum)
         self._ff = None
         self._draws = None
         self._use_draws = engine == "draws"
@@ -217,6 +224,14 @@ class GoFishBelief(Tracker):
                                      enum_leaves=self.enum_leaves, block=self.block,
                                      exact_free=self.exact_free, exchanges=self.exchanges,
                                      record_block=self.record_block, seed=self.seed)
+            # the compact exact sum: the default tracker's (engine "fast", automatic budgets)
+            self._draws.compact = self.engine == "fast" and self.exact_free is None
+            if self.exact_sum:
+                from .draws import settings as draw_settings  # noqa: PLC0415
+
+                self._draws.compact_work = draw_settings.COMPACT_MAX_WORK
+                self._draws.exact_split = draw_settings.EXACT_SPLIT_PARTS_MAX
+                self._draws.sample_ok = False
             for k, v in self._draw_opts.items():
                 if not hasattr(self._draws, k):
                     raise ValueError(f"the draw engine has no setting {k!r}")
@@ -254,7 +269,7 @@ class GoFishBelief(Tracker):
             raise MemoryError("the Go Fish belief is not exact here (the draw engine had to sample)")
         return {"exact": ans.exact, "den": ans.den, "total": ans.total, "holdings": ans.holdings,
                 "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books,
-                "stderr": ans.stderr}
+                "stderr": ans.stderr, "bound": ans.bound}
 
     def _run(self):
         """The reference filter over every event (cached per event count)."""
@@ -281,6 +296,42 @@ class GoFishBelief(Tracker):
             return "filter"
         self._answer()
         return self._draws.last_mode if self._use_draws else "filter"
+
+    #: the names of :attr:`mode` in the output
+    METHODS = {"filter": "the joint filter, exact", "exact": "the draw engine's exact sum",
+               "compact": "the compact exact sum", "enumerated": "the planned exact sum (floating point)",
+               "mcmc": "the sampler (approximate)"}
+    #: the rounding error bound given for the planned exact sum in floating point (mode
+    #: ``enumerated``: sums of products of positive terms; a conservative figure, the
+    #: measured differences from integer sums are about 1e-15); the compact sum computes
+    #: its own bound from its plan (:attr:`.draws.compact.CompactSum.rounding_bound`)
+    FLOAT_BOUND = 1e-6
+    #: a sampled answer's error bound: this many of its largest estimated standard errors
+    SAMPLED_BOUND_SE = 4.0
+
+    @property
+    def method(self) -> str:
+        """Which method answered, in words (:attr:`mode` named for the output)."""
+        return self.METHODS.get(self.mode, self.mode)
+
+    @property
+    def error_bound(self) -> float | None:
+        """A bound on the error of any probability of the answer: 0 when it is exact (integer
+        counts); for an exact sum in floating point the rounding bound (mode ``compact``:
+        from its plan, the count of floating-point additions any value went through times
+        the unit roundoff, twice; mode ``enumerated``: :attr:`FLOAT_BOUND`); for a sampled
+        answer :attr:`SAMPLED_BOUND_SE` times its largest estimated standard error (a
+        statistical bound, not a certain one; ``None`` when the sampler made too few steps
+        to estimate it)."""
+        if self.engine == "reference" or self.exact:
+            return 0.0
+        mode = self.mode
+        if mode == "mcmc":
+            se = self.stderr
+            return None if se is None else min(1.0, self.SAMPLED_BOUND_SE * se)
+        if mode == "compact":
+            return float(self._answer()["bound"])
+        return self.FLOAT_BOUND
 
     @property
     def stderr(self) -> float | None:
@@ -556,7 +607,8 @@ class GoFishBelief(Tracker):
         """The belief object of ``cardmind belief --json`` for Go Fish (records.md):
         ``consistent_deals`` (exact integer, or an estimate when ``exact`` is false),
         ``holdings`` (seats and counts as string keys), ``books``, ``exact``, ``mode`` (see
-        :attr:`mode`) and, when sampled, ``stderr`` (see :attr:`stderr`) and ``sampling``
+        :attr:`mode`), ``method`` and ``error_bound`` (see :attr:`method`,
+        :attr:`error_bound`) and, when sampled, ``stderr`` (see :attr:`stderr`) and ``sampling``
         (:attr:`sampling` plus ``target_met``: false when a ``precision`` was asked and the
         sampler stopped at ``max_steps`` above it)."""
         hold = {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
@@ -568,7 +620,7 @@ class GoFishBelief(Tracker):
                 b["owner"] = {str(k): v for k, v in b["owner"].items()}
             books.append(b)
         out = {"consistent_deals": self.consistent_deals, "exact": self.exact, "mode": self.mode,
-               "holdings": hold, "books": books}
+               "method": self.method, "error_bound": self.error_bound, "holdings": hold, "books": books}
         if self.stderr is not None:
             out["stderr"] = self.stderr
         info = self.sampling

@@ -75,6 +75,10 @@ class GoFishHint:
     #: sampled answers: how the sampler ran (``GoFishBelief.sampling``: steps, stderr,
     #: precision, max_steps; ``target_met`` is added in the JSON)
     sampling: dict | None = None
+    #: which method answered, in words (``GoFishBelief.method``)
+    method: str = ""
+    #: a bound on the error of any probability (``GoFishBelief.error_bound``: 0 exact)
+    error_bound: float | None = 0.0
 
     @property
     def your_turn(self) -> bool:
@@ -94,6 +98,8 @@ class GoFishHint:
             "consistent_deals_str": str(self.consistent_deals),
             "exact": self.exact,
             "mode": self.mode,
+            "method": self.method,
+            "error_bound": self.error_bound,
             **({"stderr": self.stderr} if self.stderr is not None else {}),
             **({"sampling": {**self.sampling, "target_met": target_met(self.sampling)}}
                if self.sampling is not None else {}),
@@ -113,9 +119,12 @@ class GoFishHint:
         console.print(Text(f"Go Fish: seat {self.observer}'s view after {self.events} events "
                            f"(phase {self.phase}, {turn}); stock {self.stock} cards; hands "
                            + ", ".join(f"{s}:{n}" for s, n in enumerate(self.sizes)), style="bold"))
+        bound = "unknown" if self.error_bound is None else f"{self.error_bound:.0e}"
         how = "" if self.exact else {
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
+            "compact": " (every consistent deal counted, in floating point: the count is approximate, "
+                       "the probabilities exact to rounding; see docs/gofish-belief.md)",
         }.get(self.mode, " (the draw engine sampled"
                      + (f"; largest standard error of a probability {self.stderr:.3f}"
                         if self.stderr is not None else "")
@@ -123,9 +132,12 @@ class GoFishHint:
                        "by orders of magnitude; see docs/gofish-belief.md)")
         # a sampled count is rough; a floating-point sum is good to about 15 digits
         count = f"about {float(self.consistent_deals):.1e}" if self.mode == "mcmc" else \
-            f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode == "enumerated" else \
+            f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode in ("enumerated", "compact") else \
             f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
+        if self.method:
+            console.print(f"Answered by {self.method}; error of any probability at most {bound}"
+                          + (" (4 standard errors: a statistical bound)" if self.mode == "mcmc" else ""))
         for note in self.notes:
             if not (tables_only and asks_only(note)):
                 console.print(Text(f"Note: {note}", style="yellow"))
@@ -264,7 +276,7 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                      "not sampled")
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
-                      belief.mode, belief.stderr, info)
+                      belief.mode, belief.stderr, info, belief.method, belief.error_bound)
 
 
 def _pct(belief: GoFishBelief, p: float) -> str:
