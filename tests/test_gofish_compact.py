@@ -109,19 +109,22 @@ def test_compact_equals_the_planned_sum(players, seed, seat, unseen):
     assert a.to_json()["method"] == "the compact exact sum"
 
 
-def _small_plan():
-    view, L = _view(3, 5, 0, 5)
+def _small_plan(players: int = 3, seed: int = 5, unseen: int = 5):
+    view, L = _view(players, seed, 0, unseen)
     t = _tracker(view, 0, L, engine="draws")
     eng = t._draw_engine()
     tl = eng._timeline(t.events, False)
     return t, tl, compact.plan_compact(eng, tl)
 
 
-def test_kernels_equal_the_numpy_reference():
+@pytest.mark.parametrize("players,seed,unseen", [(3, 5, 5), (4, 7, 3), (5, 2, 1), (6, 1, 0)])
+def test_kernels_equal_the_numpy_reference(players, seed, unseen):
     """The C kernels' forward and backward tables and context sums equal the numpy
-    reference's (a 3-player full-deck position) to 1e-12 relative; so do the answers."""
-    t, tl, plan = _small_plan()
-    assert 50 < len(plan.tr_src) < 5000
+    reference's to 1e-12 relative, with boxes of 2 to 5 dimensions (3 to 6 players: each
+    has its own unrolled loops); so do the answers and the worlds sampled."""
+    t, tl, plan = _small_plan(players, seed, unseen)
+    assert plan.D == players - 1
+    assert 12 < len(plan.tr_src) < 5000
     fast = compact.CompactSum(plan, fast=True)
     slow = compact.CompactSum(plan, fast=False)
     for a, b in ((fast.F, slow.F), (fast.T, slow.T), (fast.ctx, slow.ctx)):

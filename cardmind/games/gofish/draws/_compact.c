@@ -25,6 +25,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAXD 16
@@ -126,22 +127,103 @@ static int check_plan(Plan *p) {
 
 /*
  * The cells of one (transition, block row) pair. mode 0: forward, 1: backward, 2: context.
+ * Boxes of 2 and 3 dimensions (3 and 4 players) take unrolled paths; others the general one.
  */
+static inline void span(int64_t sh, int64_t sd, int64_t dd, int64_t *a, int64_t *b) {
+    /* local coordinates u of the src box (0..sd-1) with u + sh inside the dst box (0..dd-1) */
+    *a = sh < 0 ? -sh : 0;
+    *b = sd - 1 < dd - 1 - sh ? sd - 1 : dd - 1 - sh;
+}
+
 static void pair(const Plan *p, int mode, double *A, double *B, int64_t s, int64_t t, const int64_t *inc,
                  double wt, double *acc, int64_t split) {
     const Py_ssize_t D = p->D;
     const int64_t *slo = p->o_lo + s * D, *sdim = p->o_dim + s * D;
     const int64_t *dlo = p->o_lo + t * D, *ddim = p->o_dim + t * D;
+    double *S0 = A + p->o_off[s];
+    double *T0 = B + p->o_off[t];
+    if (D == 2 && (mode != 2 || split < 0)) {
+        int64_t sh0 = slo[0] + inc[0] - dlo[0], sh1 = slo[1] + inc[1] - dlo[1], a0, b0, a1, b1;
+        span(sh0, sdim[0], ddim[0], &a0, &b0);
+        span(sh1, sdim[1], ddim[1], &a1, &b1);
+        if (a0 > b0 || a1 > b1) return;
+        const int64_t n = b1 - a1 + 1, ss = sdim[1], ds = ddim[1];
+        double sum = 0.0;
+        for (int64_t u0 = a0; u0 <= b0; u0++) {
+            double *x = S0 + u0 * ss + a1, *y = T0 + (u0 + sh0) * ds + a1 + sh1;
+            if (mode == 0) for (int64_t k = 0; k < n; k++) y[k] += wt * x[k];
+            else if (mode == 1) for (int64_t k = 0; k < n; k++) x[k] += wt * y[k];
+            else for (int64_t k = 0; k < n; k++) sum += x[k] * y[k];
+        }
+        if (mode == 2) acc[0] += wt * sum;
+        return;
+    }
+    if (D == 3 && (mode != 2 || split < 0)) {
+        int64_t sh0 = slo[0] + inc[0] - dlo[0], sh1 = slo[1] + inc[1] - dlo[1], sh2 = slo[2] + inc[2] - dlo[2];
+        int64_t a0, b0, a1, b1, a2, b2;
+        span(sh0, sdim[0], ddim[0], &a0, &b0);
+        span(sh1, sdim[1], ddim[1], &a1, &b1);
+        span(sh2, sdim[2], ddim[2], &a2, &b2);
+        if (a0 > b0 || a1 > b1 || a2 > b2) return;
+        const int64_t n = b2 - a2 + 1, s2 = sdim[2], s1 = sdim[1] * s2, d2 = ddim[2], d1 = ddim[1] * d2;
+        double sum = 0.0;
+        for (int64_t u0 = a0; u0 <= b0; u0++)
+            for (int64_t u1 = a1; u1 <= b1; u1++) {
+                double *x = S0 + u0 * s1 + u1 * s2 + a2;
+                double *y = T0 + (u0 + sh0) * d1 + (u1 + sh1) * d2 + a2 + sh2;
+                if (mode == 0) for (int64_t k = 0; k < n; k++) y[k] += wt * x[k];
+                else if (mode == 1) for (int64_t k = 0; k < n; k++) x[k] += wt * y[k];
+                else for (int64_t k = 0; k < n; k++) sum += x[k] * y[k];
+            }
+        if (mode == 2) acc[0] += wt * sum;
+        return;
+    }
+    if ((D == 4 || D == 5) && (mode != 2 || split < 0)) {
+        /* the first D - 3 dimensions looped, the last three as in D == 3 */
+        int64_t sh[5], a[5], b[5], ss[5], ds[5];
+        for (Py_ssize_t d = 0; d < D; d++) {
+            sh[d] = slo[d] + inc[d] - dlo[d];
+            span(sh[d], sdim[d], ddim[d], &a[d], &b[d]);
+            if (a[d] > b[d]) return;
+        }
+        ss[D - 1] = 1;
+        ds[D - 1] = 1;
+        for (Py_ssize_t d = D - 2; d >= 0; d--) {
+            ss[d] = ss[d + 1] * sdim[d + 1];
+            ds[d] = ds[d + 1] * ddim[d + 1];
+        }
+        const Py_ssize_t L = D - 1;
+        const int64_t n = b[L] - a[L] + 1;
+        double sum = 0.0;
+        int64_t u0 = a[0], u1 = a[1];
+        for (;;) {
+            int64_t sb = u0 * ss[0], db = (u0 + sh[0]) * ds[0];
+            if (D == 5) {
+                sb += u1 * ss[1];
+                db += (u1 + sh[1]) * ds[1];
+            }
+            for (int64_t v = a[L - 2]; v <= b[L - 2]; v++)
+                for (int64_t w2 = a[L - 1]; w2 <= b[L - 1]; w2++) {
+                    double *x = S0 + sb + v * ss[L - 2] + w2 * ss[L - 1] + a[L];
+                    double *y = T0 + db + (v + sh[L - 2]) * ds[L - 2] + (w2 + sh[L - 1]) * ds[L - 1] + a[L] + sh[L];
+                    if (mode == 0) for (int64_t k = 0; k < n; k++) y[k] += wt * x[k];
+                    else if (mode == 1) for (int64_t k = 0; k < n; k++) x[k] += wt * y[k];
+                    else for (int64_t k = 0; k < n; k++) sum += x[k] * y[k];
+                }
+            if (D == 5) {
+                if (++u1 <= b[1]) continue;
+                u1 = a[1];
+            }
+            if (++u0 > b[0]) break;
+        }
+        if (mode == 2) acc[0] += wt * sum;
+        return;
+    }
     int64_t a[MAXD], bnd[MAXD], ss[MAXD], ds[MAXD], shift[MAXD];
     for (Py_ssize_t d = 0; d < D; d++) {
-        /* local coordinates in the src box: u in [a, bnd]; dst local = u + shift */
         shift[d] = slo[d] + inc[d] - dlo[d];
-        int64_t lo_ = -shift[d] > 0 ? -shift[d] : 0;
-        int64_t hi_ = sdim[d] - 1;
-        if (ddim[d] - 1 - shift[d] < hi_) hi_ = ddim[d] - 1 - shift[d];
-        if (lo_ > hi_) return;
-        a[d] = lo_;
-        bnd[d] = hi_;
+        span(shift[d], sdim[d], ddim[d], &a[d], &bnd[d]);
+        if (a[d] > bnd[d]) return;
     }
     ss[D - 1] = 1;
     ds[D - 1] = 1;
@@ -149,8 +231,6 @@ static void pair(const Plan *p, int mode, double *A, double *B, int64_t s, int64
         ss[d] = ss[d + 1] * sdim[d + 1];
         ds[d] = ds[d + 1] * ddim[d + 1];
     }
-    double *S0 = A + p->o_off[s];
-    double *T0 = B + p->o_off[t];
     int64_t u[MAXD];
     for (Py_ssize_t d = 0; d < D; d++) u[d] = a[d];
     const int64_t n_in = bnd[D - 1] - a[D - 1] + 1;
@@ -673,7 +753,165 @@ static PyObject *py_sample(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_RETURN_NONE;
 }
 
+/* growable int64 buffer */
+typedef struct {
+    int64_t *v;
+    Py_ssize_t n, cap;
+} Vec;
+
+static int vpush(Vec *x, int64_t a) {
+    if (x->n == x->cap) {
+        Py_ssize_t nc = x->cap ? 2 * x->cap : 1024;
+        int64_t *nv = realloc(x->v, sizeof(int64_t) * nc);
+        if (!nv) return -1;
+        x->v = nv;
+        x->cap = nc;
+    }
+    x->v[x->n++] = a;
+    return 0;
+}
+
+/* open-addressing hash set of codes (>= 0) -> their index of first appearance */
+typedef struct {
+    int64_t *key, *val;
+    Py_ssize_t size, used;
+} Hash;
+
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    return x;
+}
+
+static int hinit(Hash *h, Py_ssize_t size) {
+    h->size = size;
+    h->used = 0;
+    h->key = malloc(sizeof(int64_t) * size);
+    h->val = malloc(sizeof(int64_t) * size);
+    if (!h->key || !h->val) return -1;
+    for (Py_ssize_t i = 0; i < size; i++) h->key[i] = -1;
+    return 0;
+}
+
+/* the index of code (new ones numbered in order: *next); -1 on memory failure */
+static int64_t hget(Hash *h, int64_t code, int64_t *next) {
+    if (2 * (h->used + 1) > h->size) {
+        Hash g;
+        if (hinit(&g, 2 * h->size)) { free(g.key); free(g.val); return -1; }
+        for (Py_ssize_t i = 0; i < h->size; i++)
+            if (h->key[i] >= 0) {
+                Py_ssize_t j = mix(h->key[i]) & (g.size - 1);
+                while (g.key[j] >= 0) j = (j + 1) & (g.size - 1);
+                g.key[j] = h->key[i];
+                g.val[j] = h->val[i];
+            }
+        g.used = h->used;
+        free(h->key); free(h->val);
+        *h = g;
+    }
+    Py_ssize_t j = mix(code) & (h->size - 1);
+    while (h->key[j] >= 0) {
+        if (h->key[j] == code) return h->val[j];
+        j = (j + 1) & (h->size - 1);
+    }
+    h->key[j] = code;
+    h->val[j] = (*next)++;
+    h->used++;
+    return h->val[j];
+}
+
+/*
+ * expand_dedup(rows, P, size, mv_off, mv_cls, mv_val, mv_code, chk_mult, chk_rad, chk_req)
+ *     -> (src, mv, dst, codes) as bytes of int64: expand() with the new rows numbered in the
+ *     order they first appear (codes: the distinct new codes in that order; dst: the number
+ *     of each pair's new row), in one pass.
+ */
+static PyObject *py_expand_dedup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Buf b[10];
+    const char *names[10] = {"rows", "P", "size", "mv_off", "mv_cls", "mv_val", "mv_code", "chk_mult",
+                             "chk_rad", "chk_req"};
+    int nd[10] = {2, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "expand_dedup expects 10 arguments");
+        return NULL;
+    }
+    int got = 0;
+    for (; got < 10; got++)
+        if (get(args[got], &b[got], 'i', nd[got], 0, names[got])) break;
+    if (got < 10) {
+        for (int i = 0; i < got; i++) release(&b[i]);
+        return NULL;
+    }
+    const int64_t *rows = b[0].b.buf, *P = b[1].b.buf, *size = b[2].b.buf, *off = b[3].b.buf;
+    const int64_t *cls = b[4].b.buf, *val = b[5].b.buf, *dcode = b[6].b.buf;
+    const int64_t *cm = b[7].b.buf, *cr = b[8].b.buf, *cq = b[9].b.buf;
+    Py_ssize_t n = b[0].b.shape[0], C = b[0].b.shape[1], M = len0(&b[6]), Q = len0(&b[7]), ncls = len0(&b[4]);
+    const char *err = NULL;
+    if (len0(&b[1]) != n) err = "P must have one entry per row";
+    else if (len0(&b[2]) != C) err = "size must have one entry per class";
+    else if (len0(&b[3]) != M + 1) err = "mv_off must have M + 1 entries";
+    else if (len0(&b[5]) != ncls) err = "mv_cls and mv_val must have the same length";
+    else if (len0(&b[8]) != Q || len0(&b[9]) != Q) err = "the checks must have the same length";
+    if (!err) {
+        for (Py_ssize_t m = 0; m < M && !err; m++)
+            if (off[m] < 0 || off[m] > off[m + 1] || off[m + 1] > ncls) err = "mv_off is out of range";
+        for (Py_ssize_t i = 0; i < ncls && !err; i++)
+            if (cls[i] < 0 || cls[i] >= C) err = "a move's class is out of range";
+        for (Py_ssize_t q = 0; q < Q && !err; q++)
+            if (cm[q] < 1 || cr[q] < 1) err = "a check's radix is out of range";
+    }
+    if (err) {
+        PyErr_SetString(PyExc_ValueError, err);
+        for (int i = 0; i < 10; i++) release(&b[i]);
+        return NULL;
+    }
+    Vec vs = {0}, vm = {0}, vd = {0}, vc = {0};
+    Hash h;
+    int bad = hinit(&h, 1024);
+    int64_t next = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        const int64_t *row = rows + i * C;
+        for (Py_ssize_t m = 0; m < M; m++) {
+            int ok = 1;
+            for (int64_t a = off[m]; a < off[m + 1]; a++)
+                if (row[cls[a]] + val[a] > size[cls[a]]) {
+                    ok = 0;
+                    break;
+                }
+            if (!ok) continue;
+            int64_t code = P[i] + dcode[m];
+            for (Py_ssize_t q = 0; q < Q; q++)
+                if ((code / cm[q]) % cr[q] != cq[q]) {
+                    ok = 0;
+                    break;
+                }
+            if (!ok) continue;
+            int64_t before = next;
+            int64_t d = hget(&h, code, &next);
+            if (d < 0 || vpush(&vs, i) || vpush(&vm, m) || vpush(&vd, d) || (next > before && vpush(&vc, code))) {
+                bad = 1;
+                break;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(h.key); free(h.val);
+    for (int i = 0; i < 10; i++) release(&b[i]);
+    PyObject *out = NULL;
+    if (!bad) {
+        out = Py_BuildValue("(y#y#y#y#)", (const char *)vs.v, (Py_ssize_t)(vs.n * 8), (const char *)vm.v,
+                            (Py_ssize_t)(vm.n * 8), (const char *)vd.v, (Py_ssize_t)(vd.n * 8), (const char *)vc.v,
+                            (Py_ssize_t)(vc.n * 8));
+    } else {
+        PyErr_NoMemory();
+    }
+    free(vs.v); free(vm.v); free(vd.v); free(vc.v);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"expand_dedup", (PyCFunction)(void (*)(void))py_expand_dedup, METH_FASTCALL, "the planner's forward step, rows numbered"},
     {"sample", (PyCFunction)(void (*)(void))py_sample, METH_FASTCALL, "backward sampling of worlds"},
     {"boxes", (PyCFunction)(void (*)(void))py_boxes, METH_FASTCALL, "the planner's capacity boxes"},
     {"expand", (PyCFunction)(void (*)(void))py_expand, METH_FASTCALL, "the planner's forward step"},
