@@ -853,9 +853,10 @@ def test_go_fish_belief_and_hint_take_a_precision(monkeypatch):
     from cardmind.games.gofish.draws import settings as draw_settings  # noqa: PLC0415
     from cardmind.records import read_record  # noqa: PLC0415
 
-    # past the guaranteed exact range the default sums every draw when the tables are small
-    # enough; with no table budget it samples there
+    # past the guaranteed exact range the default sums every draw (the compact sum, or the
+    # planned sum when the tables are small enough); with no budget for either it samples
     monkeypatch.setattr(draw_settings, "EXACT_TABLE_CELLS", 0)
+    monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
 
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
     view = rec.for_seat(1)

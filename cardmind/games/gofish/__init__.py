@@ -192,6 +192,14 @@ class GoFishGame(Game):
             out["exact_sum"] = True
         return out
 
+    def player_models(self) -> tuple[str, ...]:
+        """``("uniform", "peer")`` (:mod:`.models`): ``uniform`` counts every consistent deal
+        alike (the default); ``peer`` weighs each by the fitted likelihood of the other
+        player's asks (two players)."""
+        from .models import MODELS  # noqa: PLC0415
+
+        return MODELS
+
     def hint_engine(self):
         """:func:`~.hints.gofish_hint`: asks, holdings and face-down books."""
         from .hints import gofish_hint  # noqa: PLC0415

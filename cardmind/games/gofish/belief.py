@@ -98,6 +98,11 @@ class GoFishBelief(Tracker):
             answers, the compact sum without its time budget, or where it cannot be planned
             within its memory limits the planned sum over every unseen draw in as many parts
             as needed (slow: minutes at the hardest positions); ``MemoryError`` if neither can.
+        model: the player model that weighs the consistent deals (:mod:`.models`:
+            ``"uniform"``, the default, counts them alike; ``"peer"`` weighs each by the
+            fitted likelihood of every ask the other player made, ``cardmind hint --model
+            peer``). Applied where the joint filter answers with two players; elsewhere the
+            answer is the uniform one and :attr:`model_used` says so.
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -110,9 +115,15 @@ class GoFishBelief(Tracker):
                  enum_nodes: int | None = None, enum_leaves: int | None = None, block: int | None = None,
                  exact_free: int | None = None, exchanges: int | None = None,
                  record_block: int | None = None, draw_options: Mapping[str, Any] | None = None,
-                 exact_sum: bool = False):
+                 exact_sum: bool = False, model: str | None = None):
         from ...core import get_game  # noqa: PLC0415
 
+        from . import models as gofish_models  # noqa: PLC0415
+
+        self.model_name = "uniform" if model is None else str(model)
+        if self.model_name not in gofish_models.MODELS:
+            raise ValueError(f"unknown Go Fish player model {self.model_name!r} "
+                             f"(one of {', '.join(gofish_models.MODELS)})")
         self.game = get_game("gofish")
         self.options = self.game.parse_options(options)
         self.players = self.options["players"]
@@ -148,6 +159,21 @@ class GoFishBelief(Tracker):
         self.record_block = draw_settings.DEFAULT_RECORD_BLOCK if record_block is None else record_block
         self._draw_opts = dict(draw_options or {})
         self.exact_sum = bool(exact_sum)
+        from . import models as gofish_models  # noqa: PLC0415
+
+        #: per event index of another player's ask: (model, AskContext, rank index) for the
+        #: joint filter to weigh the states by (two players, a model other than uniform)
+        self._ask_ctx: dict = {}
+        self._model = None
+        if self.model_name != "uniform" and self.players == 2:
+            from .agents.peer import GoFishPeerAgent  # noqa: PLC0415
+
+            self._model = gofish_models.load(self.model_name)
+            self._mem = GoFishPeerAgent(self.game, observer, self.options,
+                                        {"observer": observer, "hand": list(self.hand)})
+            self._mem.common = True
+            self._shown = gofish_models.ShownRanks(self.players, self.options["give"] == "all")
+        self._ff_uniform = None
         self._ff = None
         self._draws = None
         self._use_draws = engine == "draws"
@@ -162,7 +188,20 @@ class GoFishBelief(Tracker):
     def observe(self, event: Mapping[str, Any]) -> None:
         """Add one event as the observer saw it (checked against the rules)."""
         ev = dict(event)
+        ctx = None
+        if self._model is not None and ev.get("type") == "ask" and ev.get("asker") != self.observer \
+                and ev.get("rank") in self.rank_index and 0 <= ev.get("asker", -1) < self.players:
+            from .models import ask_context  # noqa: PLC0415
+
+            a = ev["asker"]
+            ctx = (self._model, ask_context(self._mem, self._mem.state, a, ev["target"], self._shown.shown[a]),
+                   self.rank_index[ev["rank"]])
         self.state.apply_event(ev)
+        if ctx is not None:
+            self._ask_ctx[len(self.events)] = ctx
+        if self._model is not None:
+            self._mem.observe(ev)
+            self._shown.observe(ev)
         self.events.append(ev)
         self._cache = None
         self._now = None
@@ -238,10 +277,33 @@ class GoFishBelief(Tracker):
                 setattr(self._draws, k, v)
         return self._draws
 
+    def _deal_states(self) -> int:
+        """An upper bound on the joint filter's states at the deal: the ways to deal one
+        other seat's hand from the cards the observer cannot see (per rank at most those),
+        to the power of the other seats."""
+        own = Counter(c[0] for c in self.hand)
+        poly = [1]
+        for r in self.ranks:
+            cap = self.S - own[r]
+            nxt = [0] * (len(poly) + cap)
+            for i, a in enumerate(poly):
+                if a:
+                    for x in range(cap + 1):
+                        nxt[i + x] += a
+            poly = nxt
+        H = self.options["hand"]
+        n1 = poly[H] if H < len(poly) else 0
+        return n1 ** self.K
+
     def _filter_groups(self):
         """``(filter, groups)`` of the exact joint filter, or ``None`` once the draw engine is
         in use (switching to it, for good, when the filter passes its budget)."""
         if self._use_draws:
+            return None
+        if self._ff is None and self._deal_states() > 50 * self.budget:
+            # the joint filter would pass its budget at the deal already (three or more
+            # players with a full deck): the draw engine from the start
+            self._use_draws = True
             return None
         try:
             return self._groups()
@@ -261,8 +323,9 @@ class GoFishBelief(Tracker):
             acc, total = ff.holdings(groups)
             if not total:
                 raise Contradiction("no deal is consistent with the events")
-            return {"exact": True, "den": total, "total": total, "holdings": acc,
-                    "hidden": ff.book_ranks(groups), "book_log": ff.book_log, "known_books": ff.known_books}
+            return {"exact": not ff.weighted, "den": total, "total": total if not ff.weighted else None,
+                    "holdings": acc, "hidden": ff.book_ranks(groups), "book_log": ff.book_log,
+                    "known_books": ff.known_books, "weighted": ff.weighted}
         eng = self._draw_engine()
         ans = eng.answer(self.events, self.settled)
         if self.exact_only and not ans.exact:
@@ -278,6 +341,24 @@ class GoFishBelief(Tracker):
         pop = _Filter(self).run(self.events)
         self._cache = (len(self.events), pop)
         return pop
+
+    @property
+    def model_used(self) -> str:
+        """The player model the answer weighs the deals by: :attr:`model_name` where it was
+        applied (two players, the joint filter), else ``"uniform"``."""
+        if self.model_name == "uniform" or self.engine == "reference":
+            return "uniform"
+        return self.model_name if self._answer().get("weighted") else "uniform"
+
+    def _uniform_count(self) -> int:
+        """The number of consistent deals when the answer is weighted by a player model (a
+        joint filter without the model's weights)."""
+        from .filter import FastFilter  # noqa: PLC0415
+
+        if self._ff_uniform is None:
+            self._ff_uniform = FastFilter(self, use_model=False)
+        self._ff_uniform.advance(self.events)
+        return self._ff_uniform.total(self._ff_uniform.now(self.settled))
 
     @property
     def exact(self) -> bool:
@@ -489,6 +570,8 @@ class GoFishBelief(Tracker):
         if self.engine == "reference":
             return self._run().total()
         ans = self._answer()
+        if ans.get("weighted"):
+            return int(self._uniform_count())
         if ans["exact"]:
             return int(ans["total"])
         if ans["total"] is not None:  # an enumeration in floating point
@@ -620,7 +703,8 @@ class GoFishBelief(Tracker):
                 b["owner"] = {str(k): v for k, v in b["owner"].items()}
             books.append(b)
         out = {"consistent_deals": self.consistent_deals, "exact": self.exact, "mode": self.mode,
-               "method": self.method, "error_bound": self.error_bound, "holdings": hold, "books": books}
+               "method": self.method, "error_bound": self.error_bound, "model": self.model_used,
+               "holdings": hold, "books": books}
         if self.stderr is not None:
             out["stderr"] = self.stderr
         info = self.sampling

@@ -79,6 +79,9 @@ class GoFishHint:
     method: str = ""
     #: a bound on the error of any probability (``GoFishBelief.error_bound``: 0 exact)
     error_bound: float | None = 0.0
+    #: the player model the deals were weighed by (``GoFishBelief.model_used``), and the one asked
+    model: str = "uniform"
+    model_asked: str = "uniform"
 
     @property
     def your_turn(self) -> bool:
@@ -100,6 +103,7 @@ class GoFishHint:
             "mode": self.mode,
             "method": self.method,
             "error_bound": self.error_bound,
+            "model": self.model,
             **({"stderr": self.stderr} if self.stderr is not None else {}),
             **({"sampling": {**self.sampling, "target_met": target_met(self.sampling)}}
                if self.sampling is not None else {}),
@@ -138,6 +142,10 @@ class GoFishHint:
         if self.method:
             console.print(f"Answered by {self.method}; error of any probability at most {bound}"
                           + (" (4 standard errors: a statistical bound)" if self.mode == "mcmc" else ""))
+        if self.model != "uniform" or self.model_asked != "uniform":
+            console.print(f"Player model: {self.model}" + (
+                " (the deals weighed by the likelihood of the other player's asks)" if self.model != "uniform" else
+                f" (the model {self.model_asked} asked for applies with two players only)"))
         for note in self.notes:
             if not (tables_only and asks_only(note)):
                 console.print(Text(f"Note: {note}", style="yellow"))
@@ -276,7 +284,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                      "not sampled")
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
-                      belief.mode, belief.stderr, info, belief.method, belief.error_bound)
+                      belief.mode, belief.stderr, info, belief.method, belief.error_bound, belief.model_used,
+                      belief.model_name)
 
 
 def _pct(belief: GoFishBelief, p: float) -> str:

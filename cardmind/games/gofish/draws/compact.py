@@ -951,7 +951,9 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
         tr_coef.append(coef)
         tr_blk.append(b_)
         tr_slot.append(base + inv)
-        work += int((vol[sg] * xn[b_]).sum())
+        # the cells of the source boxes times the block rows (an upper bound on the
+        # multiply-adds of one pass), plus a pair's fixed cost (about 30 cells' worth)
+        work += int((vol[sg] * xn[b_]).sum()) + settings.COMPACT_PAIR_COST * int(xn[b_].sum())
     ntr = int(sum(len(x) for x in tr_src))
     if ntr > max_transitions:
         raise PlanTooLarge(f"{ntr} transitions (at most {max_transitions})")

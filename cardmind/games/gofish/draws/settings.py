@@ -74,10 +74,14 @@ COMPACT_MAX_ROWS = 2_000_000
 COMPACT_MAX_CELLS = 12_000_000
 COMPACT_MAX_NUS = 20_000
 COMPACT_MAX_WORK = 4_000_000_000
-COMPACT_MAX_TRANSITIONS = 20_000_000
-#: the default tracker's budget of multiply-adds of one pass of the compact sum (about a
-#: second of the three passes on this machine); past it the answer is sampled
-COMPACT_WORK = 150_000_000
+COMPACT_MAX_TRANSITIONS = 3_000_000
+#: the default tracker's budget of work units of one pass of the compact sum (the cells of
+#: the source boxes times the block rows, an upper bound on the multiply-adds, plus
+#: ``COMPACT_PAIR_COST`` per transition and block row: what a pair costs beside its cells);
+#: 1.5e9 is about 1-3 s of the three passes on the 2-core machine these ran on; past it the
+#: answer is sampled
+COMPACT_WORK = 1_500_000_000
+COMPACT_PAIR_COST = 30
 #: below this many consistent deals the compact sum's counts are given as exact integers
 COMPACT_INT_TOTAL = 1e8
 #: the compact sum searches the ranks' order that minimises its estimated work when the
