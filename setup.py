@@ -21,5 +21,11 @@ setup(
             extra_compile_args=["-O3"],
             optional=True,
         ),
+        Extension(
+            "cardmind.games.gofish.draws._compact",
+            sources=["cardmind/games/gofish/draws/_compact.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        ),
     ]
 )

@@ -59,8 +59,12 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
             if opt.flag in seen:
                 continue
             seen.add(opt.flag)
-            p.add_argument(opt.flag, dest=f"game_{opt.dest}", type=opt.type, default=None, metavar=opt.metavar,
-                           help=opt.help)
+            if opt.switch:
+                p.add_argument(opt.flag, dest=f"game_{opt.dest}", action="store_const", const=True, default=None,
+                               help=opt.help)
+            else:
+                p.add_argument(opt.flag, dest=f"game_{opt.dest}", type=opt.type, default=None, metavar=opt.metavar,
+                               help=opt.help)
 
 
 def build_parser() -> argparse.ArgumentParser:

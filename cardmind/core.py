@@ -88,16 +88,19 @@ class CliOption:
         flag: the option as typed (``"--precision"``).
         dest: the key of its value in ``tracker_settings`` (``"precision"``).
         type: turns the typed text into the value; raises ``argparse.ArgumentTypeError``
-            (or ``ValueError``) with a readable reason.
-        metavar: the value's name in the usage line.
+            (or ``ValueError``) with a readable reason (unused by a switch).
+        metavar: the value's name in the usage line (unused by a switch).
         help: what it does (one paragraph).
+        switch: the option takes no value: its value is ``True`` when given, else ``None``
+            (Go Fish's ``--exact``).
     """
 
     flag: str
     dest: str
-    type: Callable[[str], Any]
+    type: Callable[[str], Any] | None
     metavar: str
     help: str
+    switch: bool = False
 
 
 @dataclass(frozen=True)

@@ -853,9 +853,10 @@ def test_go_fish_belief_and_hint_take_a_precision(monkeypatch):
     from cardmind.games.gofish.draws import settings as draw_settings  # noqa: PLC0415
     from cardmind.records import read_record  # noqa: PLC0415
 
-    # past the guaranteed exact range the default sums every draw when the tables are small
-    # enough; with no table budget it samples there
+    # past the guaranteed exact range the default sums every draw (the compact sum, or the
+    # planned sum when the tables are small enough); with no budget for either it samples
     monkeypatch.setattr(draw_settings, "EXACT_TABLE_CELLS", 0)
+    monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
 
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
     view = rec.for_seat(1)
@@ -896,7 +897,8 @@ def test_hint_and_belief_take_a_player_model():
     e = Engine()
     hello = ok(e, cmd="hello")
     models = {g["name"]: g["player_models"] for g in hello["games"]}
-    assert models["literature"][0] == "uniform" and "peer" in models["literature"] and models["gofish"] == []
+    assert models["literature"][0] == "uniform" and "peer" in models["literature"]
+    assert models["gofish"] == ["uniform", "peer"]
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "literature-6p-complete.jsonl")
     view = rec.for_seat(1)
     ok(e, cmd="new", session="p", game="literature", seat=1, hand=view.header["hand"], agent=None)
@@ -915,4 +917,5 @@ def test_hint_and_belief_take_a_player_model():
     assert "uniform, peer" in msg and "'nobody'" in msg
     err(e, "bad_request", cmd="hint", session="p", params={"model": 3})
     ok(e, cmd="new", session="g", game="gofish", seat=0, hand=["2C", "3C", "4C", "5C", "6C", "7C"], agent=None)
-    assert "none" in err(e, "bad_request", cmd="belief", session="g", params={"model": "peer"})["error"]["message"]
+    assert ok(e, cmd="belief", session="g", params={"model": "peer"})["belief"]["model"] == "uniform"  # 2 players only
+    assert "uniform, peer" in err(e, "bad_request", cmd="belief", session="g", params={"model": "people"})["error"]["message"]

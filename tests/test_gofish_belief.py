@@ -2,8 +2,8 @@
 
 Every engine -- the joint filter (``fast``), the plain reference filter (``reference``), the draw
 engine (``draws``, exact mode; also with its enumeration forced on, with the planned sum over
-every unseen draw from the first one, and the ``fast`` tracker switching to it mid-game past
-a tiny budget) -- must give exactly the brute force's number of
+every unseen draw from the first one, with the compact sum from the first event, and the
+``fast`` tracker switching to it mid-game past a tiny budget) -- must give exactly the brute force's number of
 consistent deals, holdings marginals and face-down book rank distributions (Fractions), at
 every prefix of simulated games, from several seats, for 2, 3 and 4 players and every option.
 The draw engine's sampler must stay within a stated tolerance of the exact answer, and a
@@ -44,7 +44,11 @@ ENGINES = {
     # subsets (what the default does past its guaranteed range), from the first unseen draw
     "draws-planned": {"engine": "draws", "exact_free": 0, "draw_options": {"exact_cells": 10 ** 9}},
     # the joint filter giving up after a few states: the draw engine takes over mid-game
+    # (with the compact sum, the default's, from there)
     "fast-switch": {"engine": "fast", "budget": 12},
+    # the compact sum from the first event (integers: the counts of these small decks are
+    # far below COMPACT_INT_TOTAL)
+    "compact": {"engine": "draws", "draw_options": {"compact": True}},
 }
 
 #: (players, deck options); each case plays seeded games with seeded random option flags
@@ -161,7 +165,7 @@ def test_assumptions_against_bruteforce(players, deck):
     """Assumptions (what a player infers from another's choices) filter the consistent deals
     exactly as the brute force does, in every engine; one no deal fits is a Contradiction."""
     rnd = random.Random(players * 31 + deck["ranks"])
-    engines = {k: ENGINES[k] for k in ("fast", "reference", "draws", "draws-planned", "fast-switch")}
+    engines = {k: ENGINES[k] for k in ("fast", "reference", "draws", "draws-planned", "fast-switch", "compact")}
     positions = assumed = 0
     for rec, seat in case_games(players, deck):
         events = with_assumptions(rec, seat, rnd)
@@ -369,18 +373,28 @@ def test_precision_goes_on_until_the_standard_error_is_met():
 
 def test_late_position_exact_and_sampled_count_positive():
     """Late in a full-deck 4-player game (19 unseen draws, past the guaranteed range of 14)
-    few subsets of the draws stay alive, so the default tracker sums over all of them
-    exactly (planned by :meth:`DrawEngine.plan`). The sampler there (forced) estimates the
-    number of consistent deals by importance sampling mixed with the chain's states, so the
-    estimate is never 0 (independent draw ranks alone gave 0 here before)."""
+    the default tracker sums over every unseen draw exactly, by the compact sum
+    (:mod:`cardmind.games.gofish.draws.compact`); the planned sum over the live subsets of
+    the draws (:meth:`DrawEngine.plan`, the compact sum turned off) gives the same answer to
+    rounding. The sampler there (forced) estimates the number of consistent deals by
+    importance sampling mixed with the chain's states, so the estimate is never 0
+    (independent draw ranks alone gave 0 here before)."""
     from cardmind.records import read_record
 
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
     t = GoFishBelief.from_record(rec, seat=1, upto_event=89)
-    assert t.mode == "enumerated"
+    assert t.mode == "compact" and not t.exact
     eng = t._draws
     assert eng._answer[1].draws == 19 > eng.exact_free
     assert t.consistent_deals > 10 ** 12
+    planned = GoFishBelief.from_record(rec, seat=1, upto_event=89, draw_options={"compact": False})
+    assert planned.mode == "enumerated"
+    assert abs(planned.consistent_deals / t.consistent_deals - 1) < 1e-12
+    got, ref = t.holdings(), planned.holdings()
+    assert max(abs(got[s][r].get(c, 0) - ref[s][r].get(c, 0)) for s in ref for r in ref[s] for c in range(5)) < 1e-12
+    gb, rb = t.books(), planned.books()
+    assert [b["ranks"].keys() for b in gb] == [b["ranks"].keys() for b in rb]
+    assert max((abs(b["ranks"][q] - c["ranks"][q]) for b, c in zip(gb, rb) for q in c["ranks"]), default=0) < 1e-12
     s = GoFishBelief.from_record(rec, seat=1, upto_event=89, exact_free=0, enum_nodes=0)
     assert s.mode == "mcmc"
     assert s.consistent_deals > 0

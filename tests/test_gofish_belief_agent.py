@@ -96,7 +96,8 @@ def test_an_inference_sharpens_the_belief():
     """Seat 0 asks for 5s (refused: seat 1 holds none); seat 1 then draws unseen, so it may
     hold a 5 now. When seat 1 next guesses (asks for a rank seat 0 is not known to hold)
     instead of asking for the 5s seat 0 is known to hold, the ``belief`` player at seat 0
-    infers that seat 1 holds no 5; without ``infer`` it may."""
+    infers that seat 1 holds no 5; without ``infer`` it may; the ``peer`` player model alone
+    makes it ten times less likely."""
     opts = G.parse_options({"players": 2})
     hands = [["5C", "9C", "JC", "QC", "KC", "AC"], ["2C", "3C", "4C", "6C", "7C", "8C"]]
     draws = ["TD", "3D", "TH", "6D"]          # in the order drawn
@@ -108,8 +109,10 @@ def test_an_inference_sharpens_the_belief():
         if state.apply_action(Ask(0, 1, "5"))[-1].get("card") == draws[0]:
             state = G.new_state(opts, {"hands": hands, "stock": stock})
             break
-    agents = {k: GoFishBeliefAgent(G, 0, opts, {"observer": 0, "hand": hands[0]}, {"infer": k})
+    # (the constraint-only tracker: the peer model, by default, infers it softly, below)
+    agents = {k: GoFishBeliefAgent(G, 0, opts, {"observer": 0, "hand": hands[0]}, {"infer": k, "model": "uniform"})
               for k in (True, False)}
+    agents["model"] = GoFishBeliefAgent(G, 0, opts, {"observer": 0, "hand": hands[0]}, {"infer": False})
     for action in (Ask(0, 1, "5"), Ask(1, 0, "2"), Ask(0, 1, "9"), Ask(1, 0, "4")):
         events = state.apply_action(action)
         if action.asker == 1 and action.rank == "4":
@@ -121,6 +124,9 @@ def test_an_inference_sharpens_the_belief():
     assert agents[True].assumed == 2   # at both of seat 1's guesses
     assert agents[True].tracker.p_holds(1, "5") == 0.0
     assert agents[False].tracker.p_holds(1, "5") > 0.02
+    # the peer player model (infer off) reads the same from seat 1's guesses, as a likelihood
+    assert agents["model"].tracker.model_used == "peer"
+    assert agents["model"].tracker.p_holds(1, "5") < agents[False].tracker.p_holds(1, "5") / 10
     # the ranks seat 0 is not known to hold stay open
     assert agents[True].tracker.p_holds(1, "T") == pytest.approx(agents[False].tracker.p_holds(1, "T"), rel=0.2)
 

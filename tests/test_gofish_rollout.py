@@ -228,7 +228,9 @@ def test_chain_worlds_setting_plays_legal_games(monkeypatch):
     agents = []
 
     def fb(game, seat, options, hdr):
-        a = GoFishBeliefAgent(game, seat, options, hdr, {"search": 8, "sampled_worlds": "chain", "exact_free": 2})
+        # (the compact sum off: the player's answers past 2 unseen draws are the sampler's)
+        a = GoFishBeliefAgent(game, seat, options, hdr, {"search": 8, "sampled_worlds": "chain", "exact_free": 2,
+                                                         "compact": False})
         agents.append(a)
         return a
 
@@ -337,7 +339,7 @@ def test_four_player_look_ahead_on_memory_worlds():
 
     def factory(settings):
         def fb(game, seat, options, hdr):
-            a = GoFishBeliefAgent(game, seat, options, hdr, {"search": 4, **settings})
+            a = GoFishBeliefAgent(game, seat, options, hdr, {"search": 4, "compact": False, **settings})
             made.setdefault(settings.get("sampled", "search"), []).append(a)
             return a
         return fb

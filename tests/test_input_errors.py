@@ -111,8 +111,11 @@ def test_go_fish_probabilities_stay_in_range():
     assert probs and all(0.0 <= q <= 1.0 for q in probs)
     assert max(probs) == 1.0
     obj = json.loads(p.stdout)
-    # 10 unseen draws: summed exactly (in floating point), so no sampling error to report
-    assert obj["mode"] == "enumerated" and obj["exact"] is False and "stderr" not in obj
+    # 10 unseen draws: summed exactly (the compact sum, in floating point), so no sampling
+    # error to report; the output names the method and bounds its rounding error
+    assert obj["mode"] == "compact" and obj["exact"] is False and "stderr" not in obj
+    assert obj["method"] == "the compact exact sum" and 0 < obj["error_bound"] < 1e-6
+    assert obj["model"] == "uniform"
 
 
 def test_go_fish_contradiction_says_what_it_contradicts(tmp_path):
@@ -160,6 +163,7 @@ def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
     from cardmind.games.gofish.draws import settings as draw_settings
 
     monkeypatch.setattr(draw_settings, "EXACT_TABLE_CELLS", 0)
+    monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
     code = cli_main.main(["hint", str(ROOT / "examples" / "gofish-4p-complete.jsonl"), "--seat", "1",
                           "--upto", "54", "--precision", "0.03", "--no-table", "--verbose"])
     out = capsys.readouterr().out
@@ -174,12 +178,16 @@ def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
 
 
 def test_go_fish_exact_memory_sets_the_table_budget(monkeypatch, capsys):
-    """``--exact-memory GB`` is the table budget of the exact sum past the guaranteed range:
+    """``--exact-memory GB`` is the table budget of the planned exact sum past the guaranteed
+    range (what answers where the compact sum gives up: here made to give up at once):
     seat 0 after line 100 of the complete example (18 unseen draws) is summed exactly by
     default and sampled with a tiny budget; the sampled hint's JSON then has ``sampling``
-    and its human output calls the count an estimate; a bad size is a usage error."""
+    and its human output calls the count an estimate and gives the statistical bound; a
+    bad size is a usage error."""
     from cardmind import cli as cli_main
+    from cardmind.games.gofish.draws import settings as draw_settings
 
+    monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
     path = str(ROOT / "examples" / "gofish-4p-complete.jsonl")
     base = ["--seat", "0", "--upto", "100"]
     assert cli_main.main(["belief", path, *base, "--json"]) == 0
@@ -188,9 +196,12 @@ def test_go_fish_exact_memory_sets_the_table_budget(monkeypatch, capsys):
     assert cli_main.main(["hint", path, *base, "--json", "--exact-memory", "0.001"]) == 0
     small = json.loads(capsys.readouterr().out)
     assert small["mode"] == "mcmc" and small["sampling"]["steps"] == 400 and small["sampling"]["target_met"]
+    assert small["method"] == "the sampler (approximate)" and small["error_bound"] == min(1.0, 4 * small["stderr"])
     assert cli_main.main(["belief", path, *base, "--exact-memory", "0.001"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "Consistent deals: about " in out and "rough importance-sampling estimate" in out
+    assert "Answered by the sampler (approximate); error of any probability at most" in out
+    assert "(4 standard errors: a statistical bound)" in out
     assert cli_main.main(["belief", path, *base, "--precision", "0.01"]) == 0
     assert "has no effect: the answer was summed exactly" in " ".join(capsys.readouterr().out.split())
     for bad in ("0", "-1", "x", "5000"):
@@ -225,8 +236,16 @@ def test_cli_says_what_it_did():
     note = "the asks are for when you are on turn"
     assert "seat 2 to play" in belief and note not in belief and note in hint
     count = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json").stdout)
-    assert count["mode"] == "enumerated" and not count["exact"]
+    assert count["mode"] == "compact" and not count["exact"]
     assert f"Consistent deals: {float(count['consistent_deals']):.15g} (every consistent deal counted" in belief
+    assert f"Answered by the compact exact sum; error of any probability at most {count['error_bound']:.0e}" in belief
+    # --exact: the same exact sum here (no budget to pass), the same probabilities
+    exact = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json", "--exact").stdout)
+    assert exact["mode"] == "compact" and exact["holdings"] == count["holdings"]
+    # --model peer: with four players the model does not apply, and the output says so
+    peer = cli("belief", "examples/gofish-4p.jsonl", "--model", "peer")
+    assert "Player model: uniform (the model peer asked for applies with two players only)" in " ".join(
+        peer.stdout.split())
     assert "Face-down books, every rank worked out from the events: #1 5 (made by seat 3), #2 Q" in belief
     q = cli("validate", "examples/gofish-4p-complete.jsonl", "--seat", "2")
     assert q.returncode == 0 and q.stdout.strip().endswith("with 152 events; consistent from seat 2's view")

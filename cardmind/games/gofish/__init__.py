@@ -153,6 +153,11 @@ class GoFishGame(Game):
 
     # ------------------------------------------------------------------ doors
     cli_options = (
+        CliOption("--exact", "exact", None, "",
+                  "Go Fish with 3+ players: answer by an exact sum however long it takes (the compact sum "
+                  "without its time budget, else the planned sum in parts), never by sampling. By default a "
+                  "position whose compact sum would take more than about a second is sampled instead (the "
+                  "output says which method answered and its error bound)", switch=True),
         CliOption("--precision", "precision", _precision, "SE",
                   "where the Go Fish belief has to sample (3+ players, many unseen draws): sample "
                   "until the largest estimated standard error of a probability is at most SE "
@@ -173,7 +178,8 @@ class GoFishGame(Game):
 
     def tracker_settings(self, values: Mapping[str, Any], progress=None) -> dict:
         """The draw engine's options from ``--precision`` and ``--exact-memory`` (GB of tables,
-        as ``exact_cells``), and the ``progress`` callback (planning, part k of n)."""
+        as ``exact_cells``), ``--exact`` (the tracker's ``exact_sum``), and the ``progress``
+        callback (planning, part k of n)."""
         opts: dict[str, Any] = {"progress": progress}
         if values.get("precision") is not None:
             opts["precision"] = values["precision"]
@@ -181,7 +187,18 @@ class GoFishGame(Game):
             from .draws.settings import CELL_BYTES  # noqa: PLC0415
 
             opts["exact_cells"] = int(values["exact_memory"] * 1e9 / CELL_BYTES)
-        return {"draw_options": opts}
+        out: dict[str, Any] = {"draw_options": opts}
+        if values.get("exact"):
+            out["exact_sum"] = True
+        return out
+
+    def player_models(self) -> tuple[str, ...]:
+        """``("uniform", "peer")`` (:mod:`.models`): ``uniform`` counts every consistent deal
+        alike (the default); ``peer`` weighs each by the fitted likelihood of the other
+        player's asks (two players)."""
+        from .models import MODELS  # noqa: PLC0415
+
+        return MODELS
 
     def hint_engine(self):
         """:func:`~.hints.gofish_hint`: asks, holdings and face-down books."""

@@ -92,7 +92,17 @@ class GoFishBelief(Tracker):
         exchanges: rank exchange moves per Gibbs step of the draw engine.
         record_block: draws the draw engine sums over exactly in each step's estimate.
         draw_options: further attributes of the draw engine to set (``support_log10``,
-            ``enum_memo``, ``recent``, ...; see :class:`~.draws.DrawEngine`).
+            ``enum_memo``, ``recent``, ``compact``, ``compact_work``, ...; see
+            :class:`~.draws.DrawEngine`).
+        exact_sum: never sample (``cardmind hint/belief --exact``): where the draw engine
+            answers, the compact sum without its time budget, or where it cannot be planned
+            within its memory limits the planned sum over every unseen draw in as many parts
+            as needed (slow: minutes at the hardest positions); ``MemoryError`` if neither can.
+        model: the player model that weighs the consistent deals (:mod:`.models`:
+            ``"uniform"``, the default, counts them alike; ``"peer"`` weighs each by the
+            fitted likelihood of every ask the other player made, ``cardmind hint --model
+            peer``). Applied where the joint filter answers with two players; elsewhere the
+            answer is the uniform one and :attr:`model_used` says so.
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -104,9 +114,16 @@ class GoFishBelief(Tracker):
                  exact_only: bool = False, engine: str = "fast", steps: int | None = None,
                  enum_nodes: int | None = None, enum_leaves: int | None = None, block: int | None = None,
                  exact_free: int | None = None, exchanges: int | None = None,
-                 record_block: int | None = None, draw_options: Mapping[str, Any] | None = None):
+                 record_block: int | None = None, draw_options: Mapping[str, Any] | None = None,
+                 exact_sum: bool = False, model: str | None = None):
         from ...core import get_game  # noqa: PLC0415
 
+        from . import models as gofish_models  # noqa: PLC0415
+
+        self.model_name = "uniform" if model is None else str(model)
+        if self.model_name not in gofish_models.MODELS:
+            raise ValueError(f"unknown Go Fish player model {self.model_name!r} "
+                             f"(one of {', '.join(gofish_models.MODELS)})")
         self.game = get_game("gofish")
         self.options = self.game.parse_options(options)
         self.players = self.options["players"]
@@ -141,6 +158,9 @@ class GoFishBelief(Tracker):
         self.exchanges = draw_settings.DEFAULT_EXCHANGES if exchanges is None else exchanges
         self.record_block = draw_settings.DEFAULT_RECORD_BLOCK if record_block is None else record_block
         self._draw_opts = dict(draw_options or {})
+        self.exact_sum = bool(exact_sum)
+        self._init_model()
+        self._ff_uniform = None
         self._ff = None
         self._draws = None
         self._use_draws = engine == "draws"
@@ -152,10 +172,71 @@ class GoFishBelief(Tracker):
         self._world_cache: tuple | None = None  # (key, worlds, probabilities) of sample_hidden
 
 
+    def _init_model(self) -> None:
+        """Start the player model's memory afresh (:attr:`model_name`): the contexts of the
+        other player's asks that the joint filter weighs the states by (two players, a model
+        other than uniform)."""
+        from . import models as gofish_models  # noqa: PLC0415
+
+        #: per event index of another player's ask: (model, AskContext, rank index) for the
+        #: joint filter to weigh the states by (two players, a model other than uniform)
+        self._ask_ctx: dict = {}
+        self._model = None
+        if self.model_name != "uniform" and self.players == 2:
+            from .agents.peer import GoFishPeerAgent  # noqa: PLC0415
+
+            self._model = gofish_models.load(self.model_name)
+            self._mem = GoFishPeerAgent(self.game, self.observer, self.options,
+                                        {"observer": self.observer, "hand": list(self.hand)})
+            self._mem.common = True
+            self._shown = gofish_models.ShownRanks(self.players, self.options["give"] == "all")
+
+    def _model_sees(self, ev: dict, index: int) -> None:
+        """Pass event number ``index`` (already applied to :attr:`state`) to the player model."""
+        if self._model is None or ev.get("type") == "assume_lacks":
+            return
+        if ev.get("type") == "ask" and ev.get("asker") != self.observer:
+            from .models import ask_context  # noqa: PLC0415
+
+            a = ev["asker"]
+            self._ask_ctx[index] = (self._model, ask_context(self._mem, self._mem.state, a, ev["target"],
+                                                             self._shown.shown[a]), self.rank_index[ev["rank"]])
+        self._mem.observe(ev)
+        self._shown.observe(ev)
+
+    @property
+    def model(self) -> str:
+        """The player model asked for (:attr:`model_name`). Settable (the engine protocol's
+        ``params.model`` for one request): the model's memory is rebuilt from the events.
+
+        Raises:
+            ValueError: (on setting) a model the game does not have.
+        """
+        return self.model_name
+
+    @model.setter
+    def model(self, name: str) -> None:
+        from . import models as gofish_models  # noqa: PLC0415
+
+        name = "uniform" if name is None else str(name)
+        if name not in gofish_models.MODELS:
+            raise ValueError(f"unknown Go Fish player model {name!r} (one of {', '.join(gofish_models.MODELS)})")
+        if name == self.model_name:
+            return
+        self.model_name = name
+        self._init_model()
+        for i, ev in enumerate(self.events):
+            self._model_sees(ev, i)
+        self._ff = None
+        self._now = None
+        self._cache = None
+        self._world_cache = None
+
     def observe(self, event: Mapping[str, Any]) -> None:
         """Add one event as the observer saw it (checked against the rules)."""
         ev = dict(event)
         self.state.apply_event(ev)
+        self._model_sees(ev, len(self.events))
         self.events.append(ev)
         self._cache = None
         self._now = None
@@ -217,16 +298,47 @@ class GoFishBelief(Tracker):
                                      enum_leaves=self.enum_leaves, block=self.block,
                                      exact_free=self.exact_free, exchanges=self.exchanges,
                                      record_block=self.record_block, seed=self.seed)
+            # the compact exact sum: the default tracker's (engine "fast", automatic budgets)
+            self._draws.compact = self.engine == "fast" and self.exact_free is None
+            if self.exact_sum:
+                from .draws import settings as draw_settings  # noqa: PLC0415
+
+                self._draws.compact_work = draw_settings.COMPACT_MAX_WORK
+                self._draws.exact_split = draw_settings.EXACT_SPLIT_PARTS_MAX
+                self._draws.sample_ok = False
             for k, v in self._draw_opts.items():
                 if not hasattr(self._draws, k):
                     raise ValueError(f"the draw engine has no setting {k!r}")
                 setattr(self._draws, k, v)
         return self._draws
 
+    def _deal_states(self) -> int:
+        """An upper bound on the joint filter's states at the deal: the ways to deal one
+        other seat's hand from the cards the observer cannot see (per rank at most those),
+        to the power of the other seats."""
+        own = Counter(c[0] for c in self.hand)
+        poly = [1]
+        for r in self.ranks:
+            cap = self.S - own[r]
+            nxt = [0] * (len(poly) + cap)
+            for i, a in enumerate(poly):
+                if a:
+                    for x in range(cap + 1):
+                        nxt[i + x] += a
+            poly = nxt
+        H = self.options["hand"]
+        n1 = poly[H] if H < len(poly) else 0
+        return n1 ** self.K
+
     def _filter_groups(self):
         """``(filter, groups)`` of the exact joint filter, or ``None`` once the draw engine is
         in use (switching to it, for good, when the filter passes its budget)."""
         if self._use_draws:
+            return None
+        if self._ff is None and self._deal_states() > 50 * self.budget:
+            # the joint filter would pass its budget at the deal already (three or more
+            # players with a full deck): the draw engine from the start
+            self._use_draws = True
             return None
         try:
             return self._groups()
@@ -246,15 +358,16 @@ class GoFishBelief(Tracker):
             acc, total = ff.holdings(groups)
             if not total:
                 raise Contradiction("no deal is consistent with the events")
-            return {"exact": True, "den": total, "total": total, "holdings": acc,
-                    "hidden": ff.book_ranks(groups), "book_log": ff.book_log, "known_books": ff.known_books}
+            return {"exact": not ff.weighted, "den": total, "total": total if not ff.weighted else None,
+                    "holdings": acc, "hidden": ff.book_ranks(groups), "book_log": ff.book_log,
+                    "known_books": ff.known_books, "weighted": ff.weighted}
         eng = self._draw_engine()
         ans = eng.answer(self.events, self.settled)
         if self.exact_only and not ans.exact:
             raise MemoryError("the Go Fish belief is not exact here (the draw engine had to sample)")
         return {"exact": ans.exact, "den": ans.den, "total": ans.total, "holdings": ans.holdings,
                 "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books,
-                "stderr": ans.stderr}
+                "stderr": ans.stderr, "bound": ans.bound}
 
     def _run(self):
         """The reference filter over every event (cached per event count)."""
@@ -263,6 +376,24 @@ class GoFishBelief(Tracker):
         pop = _Filter(self).run(self.events)
         self._cache = (len(self.events), pop)
         return pop
+
+    @property
+    def model_used(self) -> str:
+        """The player model the answer weighs the deals by: :attr:`model_name` where it was
+        applied (two players, the joint filter), else ``"uniform"``."""
+        if self.model_name == "uniform" or self.engine == "reference":
+            return "uniform"
+        return self.model_name if self._answer().get("weighted") else "uniform"
+
+    def _uniform_count(self) -> int:
+        """The number of consistent deals when the answer is weighted by a player model (a
+        joint filter without the model's weights)."""
+        from .filter import FastFilter  # noqa: PLC0415
+
+        if self._ff_uniform is None:
+            self._ff_uniform = FastFilter(self, use_model=False)
+        self._ff_uniform.advance(self.events)
+        return self._ff_uniform.total(self._ff_uniform.now(self.settled))
 
     @property
     def exact(self) -> bool:
@@ -281,6 +412,42 @@ class GoFishBelief(Tracker):
             return "filter"
         self._answer()
         return self._draws.last_mode if self._use_draws else "filter"
+
+    #: the names of :attr:`mode` in the output
+    METHODS = {"filter": "the joint filter, exact", "exact": "the draw engine's exact sum",
+               "compact": "the compact exact sum", "enumerated": "the planned exact sum (floating point)",
+               "mcmc": "the sampler (approximate)"}
+    #: the rounding error bound given for the planned exact sum in floating point (mode
+    #: ``enumerated``: sums of products of positive terms; a conservative figure, the
+    #: measured differences from integer sums are about 1e-15); the compact sum computes
+    #: its own bound from its plan (:attr:`.draws.compact.CompactSum.rounding_bound`)
+    FLOAT_BOUND = 1e-6
+    #: a sampled answer's error bound: this many of its largest estimated standard errors
+    SAMPLED_BOUND_SE = 4.0
+
+    @property
+    def method(self) -> str:
+        """Which method answered, in words (:attr:`mode` named for the output)."""
+        return self.METHODS.get(self.mode, self.mode)
+
+    @property
+    def error_bound(self) -> float | None:
+        """A bound on the error of any probability of the answer: 0 when it is exact (integer
+        counts); for an exact sum in floating point the rounding bound (mode ``compact``:
+        from its plan, the count of floating-point additions any value went through times
+        the unit roundoff, twice; mode ``enumerated``: :attr:`FLOAT_BOUND`); for a sampled
+        answer :attr:`SAMPLED_BOUND_SE` times its largest estimated standard error (a
+        statistical bound, not a certain one; ``None`` when the sampler made too few steps
+        to estimate it)."""
+        if self.engine == "reference" or self.exact:
+            return 0.0
+        mode = self.mode
+        if mode == "mcmc":
+            se = self.stderr
+            return None if se is None else min(1.0, self.SAMPLED_BOUND_SE * se)
+        if mode == "compact":
+            return float(self._answer()["bound"])
+        return self.FLOAT_BOUND
 
     @property
     def stderr(self) -> float | None:
@@ -438,6 +605,8 @@ class GoFishBelief(Tracker):
         if self.engine == "reference":
             return self._run().total()
         ans = self._answer()
+        if ans.get("weighted"):
+            return int(self._uniform_count())
         if ans["exact"]:
             return int(ans["total"])
         if ans["total"] is not None:  # an enumeration in floating point
@@ -556,7 +725,8 @@ class GoFishBelief(Tracker):
         """The belief object of ``cardmind belief --json`` for Go Fish (records.md):
         ``consistent_deals`` (exact integer, or an estimate when ``exact`` is false),
         ``holdings`` (seats and counts as string keys), ``books``, ``exact``, ``mode`` (see
-        :attr:`mode`) and, when sampled, ``stderr`` (see :attr:`stderr`) and ``sampling``
+        :attr:`mode`), ``method`` and ``error_bound`` (see :attr:`method`,
+        :attr:`error_bound`) and, when sampled, ``stderr`` (see :attr:`stderr`) and ``sampling``
         (:attr:`sampling` plus ``target_met``: false when a ``precision`` was asked and the
         sampler stopped at ``max_steps`` above it)."""
         hold = {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
@@ -568,6 +738,7 @@ class GoFishBelief(Tracker):
                 b["owner"] = {str(k): v for k, v in b["owner"].items()}
             books.append(b)
         out = {"consistent_deals": self.consistent_deals, "exact": self.exact, "mode": self.mode,
+               "method": self.method, "error_bound": self.error_bound, "model": self.model_used,
                "holdings": hold, "books": books}
         if self.stderr is not None:
             out["stderr"] = self.stderr

@@ -76,8 +76,10 @@ class FastFilter:
             hand, budget).
     """
 
-    def __init__(self, tracker: Any):
+    def __init__(self, tracker: Any, use_model: bool = True):
         t = self.t = tracker
+        #: weigh the states by the tracker's player model at the others' asks (``_ask_ctx``)
+        self.use_model = use_model
         self.R, self.K, self.S = t.R, t.K, t.S
         self.own = Counter(c[0] for c in t.hand)
         self.own_cards = set(t.hand)
@@ -89,6 +91,8 @@ class FastFilter:
         self.opening_hidden: Counter = Counter()
         self.opening_known: list[tuple[int, str]] = []
         self.exact = True  # always: past the budget it raises MemoryError
+        #: the weights are a player model's likelihoods times counts (floats), not counts
+        self.weighted = False
         self.groups: dict = {}
         self.processed = 0
 
@@ -133,7 +137,7 @@ class FastFilter:
                     v = H.view(np.dtype((np.void, H.shape[1]))).ravel()
                 uniq, first, inv = np.unique(v, return_index=True, return_inverse=True)
                 if len(uniq) < len(H):
-                    W2 = _zeros_obj(len(uniq))
+                    W2 = _zeros_obj(len(uniq)) if W.dtype == object else np.zeros(len(uniq))
                     np.add.at(W2, inv.ravel(), W)
                     H, W = H[first], W2
             res[ctx] = (H, W)
@@ -143,10 +147,10 @@ class FastFilter:
         return res
 
     def _mul(self, W: np.ndarray, factor: np.ndarray) -> np.ndarray:
-        return W * factor.astype(object)
+        return W * (factor.astype(object) if W.dtype == object else factor)
 
     def _div(self, W: np.ndarray, d: int) -> np.ndarray:
-        return W // d
+        return W // d if W.dtype == object else W / d
 
     # ------------------------------------------------------------------ the deal
     def deal(self) -> dict:
@@ -178,6 +182,9 @@ class FastFilter:
         for i in range(self.processed, len(events)):
             ev = events[i]
             try:
+                ctx = self.t._ask_ctx.get(i) if self.use_model and getattr(self.t, "_ask_ctx", None) else None
+                if ctx is not None:
+                    self.groups = self._weigh(self.groups, *ctx)
                 self.groups = self.step(self.groups, ev)
             except Contradiction as exc:
                 raise Contradiction(exc.message, i) from None
@@ -231,6 +238,41 @@ class FastFilter:
         if kind == "assume_lacks":
             return self._assume_lacks(groups, ev)
         raise IllegalAction("book-window", "a book outside a window")
+
+    def _weigh(self, groups: dict, model, ctx, rank_index: int) -> dict:
+        """Weigh every state by the player model's likelihood of the ask about to be made
+        (``ctx``: its :class:`~.models.AskContext`; the asker's holdings in a state: its
+        hidden counts plus its public cards). The weights become floating point (they are
+        no longer counts of deals)."""
+        from .models import log_likelihood  # noqa: PLC0415
+
+        k = self.t.kidx[ctx.asker]
+        lws = {}
+        top = -np.inf
+        for key, (H, W) in groups.items():
+            counts = H[:, k * self.R:(k + 1) * self.R].astype(np.int64)
+            for c in key[0][k]:
+                counts[:, self.t.rank_index[c[0]]] += 1
+            lw = log_likelihood(model, ctx, counts, rank_index)
+            lws[key] = lw
+            if np.isfinite(lw).any():
+                top = max(top, float(lw[np.isfinite(lw)].max()))
+        out: dict = {}
+        for key, (H, W) in groups.items():
+            lw = lws[key]
+            keep = np.isfinite(lw)
+            if keep.any():
+                out[key] = (H[keep], np.asarray(W[keep], dtype=float) * np.exp(lw[keep] - top))
+        self.weighted = True
+        return self._rescale(out)
+
+    @staticmethod
+    def _rescale(groups: dict) -> dict:
+        """Keep float weights within range (divide by the largest)."""
+        big = max((float(W.max()) for _, W in groups.values() if len(W)), default=0.0)
+        if big > 0:
+            groups = {k: (H, W / big) for k, (H, W) in groups.items()}
+        return groups
 
     def _assume_lacks(self, groups: dict, ev: dict) -> dict:
         """An assumption (``GoFishBelief.assume_lacks``): the seat holds none of the ranks."""
@@ -425,7 +467,7 @@ class FastFilter:
                     continue
                 H2 = H[m].copy()
                 H2[:, self.col(k, r)] += 1
-                self._put(out, (pub, bk, (k, r)), H2, W[m] * sr[m].astype(object))
+                self._put(out, (pub, bk, (k, r)), H2, self._mul(W[m], sr[m]))
         self.window = (p, None)
         return self._finish(out)
 

@@ -80,6 +80,13 @@ class GoFishHint:
     #: once the game is over: ``{"books": per seat, "winners": [seats]}`` (``None`` before;
     #: for the human output; not in the JSON)
     final: dict[str, Any] | None = None
+    #: which method answered, in words (``GoFishBelief.method``)
+    method: str = ""
+    #: a bound on the error of any probability (``GoFishBelief.error_bound``: 0 exact)
+    error_bound: float | None = 0.0
+    #: the player model the deals were weighed by (``GoFishBelief.model_used``), and the one asked
+    model: str = "uniform"
+    model_asked: str = "uniform"
 
     @property
     def your_turn(self) -> bool:
@@ -99,6 +106,9 @@ class GoFishHint:
             "consistent_deals_str": str(self.consistent_deals),
             "exact": self.exact,
             "mode": self.mode,
+            "method": self.method,
+            "error_bound": self.error_bound,
+            "model": self.model,
             **({"stderr": self.stderr} if self.stderr is not None else {}),
             **({"sampling": {**self.sampling, "target_met": target_met(self.sampling)}}
                if self.sampling is not None else {}),
@@ -130,11 +140,14 @@ class GoFishHint:
                 se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
                 console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
                                    f"samples longer, --verbose says more", style="yellow"))
+            self._render_method(console)
             self._render_rest(console, record, show_table, tables_only)
             return
         how = "" if self.exact else {
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
+            "compact": " (every consistent deal counted, in floating point: the count is approximate, "
+                       "the probabilities exact to rounding; see docs/gofish-belief.md)",
         }.get(self.mode, " (the draw engine sampled"
                      + (f"; largest standard error of a probability {self.stderr:.3f}"
                         if self.stderr is not None else "")
@@ -142,10 +155,23 @@ class GoFishHint:
                        "by orders of magnitude; see docs/gofish-belief.md)")
         # a sampled count is rough; a floating-point sum is good to about 15 digits
         count = f"about {float(self.consistent_deals):.1e}" if self.mode == "mcmc" else \
-            f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode == "enumerated" else \
+            f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode in ("enumerated", "compact") else \
             f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
+        self._render_method(console)
         self._render_rest(console, record, show_table, tables_only)
+
+    def _render_method(self, console: Console) -> None:
+        """Which method answered and its error bound, and the player model if one was asked for."""
+        bound = "unknown" if self.error_bound is None else "0 (exact)" if self.error_bound == 0 else \
+            f"{self.error_bound:.0e}"
+        if self.method:
+            console.print(f"Answered by {self.method}; error of any probability at most {bound}"
+                          + (" (4 standard errors: a statistical bound)" if self.mode == "mcmc" else ""))
+        if self.model != "uniform" or self.model_asked != "uniform":
+            console.print(f"Player model: {self.model}" + (
+                " (the deals weighed by the likelihood of the other player's asks)" if self.model != "uniform" else
+                f" (the model {self.model_asked} asked for applies with two players only)"))
 
     def _render_rest(self, console: Console, record: Any, show_table: bool, tables_only: bool) -> None:
         """The notes, the best asks and the tables (see :meth:`render`)."""
@@ -292,7 +318,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     hand = sorted(own, key=lambda c: (belief.ranks.index(c[0]), c[1]))
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
-                      belief.mode, belief.stderr, info, hand=hand, final=final)
+                      belief.mode, belief.stderr, info, hand=hand, final=final, method=belief.method,
+                      error_bound=belief.error_bound, model=belief.model_used, model_asked=belief.model_name)
 
 
 def _hand_text(hand: list[str]) -> str:

@@ -72,6 +72,15 @@ class GoFishBeliefAgent(Agent):
         w_reveal: cost of telling the others it holds a rank it has not asked for before.
         infer: add what the others' guesses show to the tracker as assumptions (see the
             module docstring and :meth:`_infer`).
+        compact, compact_work: answer by the draw engine's compact exact sum
+            (:mod:`..draws.compact`) within this budget of work units (default on, 3e8: about
+            0.1-0.5 s), and only past it by the settings below (sampling); off, the player's
+            answers past ``exact_free`` unseen draws are the cheap sampler's (the player's
+            setting before the compact sum).
+        model: the tracker's player model (:mod:`..models`): ``"peer"`` (default) weighs the
+            consistent deals by the fitted likelihood of the other player's asks (two
+            players; with more the tracker's answer is the uniform one), ``"uniform"`` counts
+            them alike.
         order: how it guesses when no hit is certain: ``"held"`` (default: ``peer``'s order on
             the exact chances, the rank held most among the plausible asks) or ``"ev"`` (the
             best EV).
@@ -111,6 +120,7 @@ class GoFishBeliefAgent(Agent):
     name = "belief"
     games = ("gofish",)
     default_settings = {"w_turn": 0.5, "w_book": 2.0, "w_reveal": 0.1, "w_exposed": 0.0, "infer": True,
+                        "model": "peer", "compact": True, "compact_work": 300_000_000,
                         "order": "held", "sampled": "search",
                         "sampled_worlds": "chain", "search": 48, "search_width": 4, "search_players": 3,
                         "steps": AGENT_STEPS, "block": AGENT_BLOCK, "exchanges": AGENT_EXCHANGES,
@@ -146,7 +156,8 @@ class GoFishBeliefAgent(Agent):
         self.belief_moves = 0
 
     #: the settings that take one of a few words
-    CHOICES = {"sampled": ("search", "peer", "use"), "sampled_worlds": ("chain", "memory"), "order": ("held", "ev")}
+    CHOICES = {"sampled": ("search", "peer", "use"), "sampled_worlds": ("chain", "memory"), "order": ("held", "ev"),
+               "model": ("uniform", "peer")}
 
     @classmethod
     def check_settings(cls, settings):
@@ -239,13 +250,14 @@ class GoFishBeliefAgent(Agent):
     def _new_tracker(self, seed: int) -> GoFishBelief:
         """A tracker of this seat's view before any event, with the player's settings."""
         st = self.settings
-        t = GoFishBelief(self.options, self.seat, self.header["hand"], seed=seed,
+        t = GoFishBelief(self.options, self.seat, self.header["hand"], seed=seed, model=str(st["model"]),
                          steps=int(st["steps"]), block=int(st["block"]),
                          exchanges=int(st["exchanges"]), record_block=int(st["record_block"]),
                          exact_free=int(st["exact_free"]), enum_nodes=int(st["enum_nodes"]),
                          enum_leaves=int(st["enum_leaves"]),
                          draw_options={"enum_memo": True, "support_log10": float(st["support_log10"]),
-                                       "object_limit": 0})
+                                       "object_limit": 0, "compact": bool(st["compact"]),
+                                       "compact_work": int(st["compact_work"])})
         t.settled = True
         return t
 

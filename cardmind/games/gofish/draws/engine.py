@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import Contradiction
-from . import settings
+from . import compact, settings
 from .dp import _DP, _split_cut, block_order
 from .product import _Answer, _Product, _empty_block
 from .sampler import Sampler
@@ -90,6 +90,16 @@ class DrawEngine(Sampler):
         #: ``None``, or a function of one string called as a long answer goes on ("planning
         #: the exact sum", "exact sum: part 2 of 4"; the CLI's spinner shows it)
         self.progress = None
+        #: try the compact exact sum first (:mod:`.compact`: interchangeable draws counted
+        #: together, capacity boxes), within ``compact_work`` multiply-adds of one pass (and
+        #: ``settings.COMPACT_MAX_ROWS``/``CELLS``/``TRANSITIONS``); on by default when
+        #: ``exact_free`` is automatic (the tracker's default), off when it was given
+        self.compact = exact_free is None
+        self.compact_work = settings.COMPACT_WORK
+        self._compact_sum = None
+        #: whether the answer may be sampled where no exact path fits (``False``: raise
+        #: ``MemoryError`` instead; the tracker's ``exact_sum``, ``cardmind hint --exact``)
+        self.sample_ok = True
         #: do not try the exact enumeration again once it failed with as many draws to
         #: enumerate (or fewer): a player's tracker, whose record only grows, saves the
         #: failed attempts (the answer is then sampled where an enumeration might have
@@ -348,6 +358,11 @@ class DrawEngine(Sampler):
         tl = self._timeline(events, settled)
         if tl.contradiction:
             raise Contradiction(f"no deal is consistent with the events: {tl.contradiction}")
+        if self.compact:
+            ans = self._compact(tl)
+            if ans is not None:
+                self.last_mode = "compact"
+                return self._keep(key, tl, ans)
         D = len(tl.draws)
         E = max(0, D - self.exact_free)
         if E > 0 and self.exact_cells > 0:
@@ -372,9 +387,39 @@ class DrawEngine(Sampler):
             ans = self._exact(tl, [(dict(enumerate(part)), None, None) for part in leaves])
             self.last_mode = "exact" if ans.exact else "enumerated"
         else:
+            if not self.sample_ok:
+                raise MemoryError(f"no exact sum over the {D} unseen draws fits the limits here (and sampling "
+                                  "was turned off)")
             ans = self._mcmc(tl)
             self.last_mode = "mcmc"
         return self._keep(key, tl, ans)
+
+    def _compact(self, tl: _Timeline) -> _Answer | None:
+        """The compact exact sum (:mod:`.compact`), or ``None`` when its plan passes the
+        limits (or the record is cut while dealt books may still be laid).
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        self._compact_sum = None
+        self._tell(f"planning the compact sum over {len(tl.draws)} unseen draws")
+        try:
+            plan = compact.plan_compact(self, tl, max_work=self.compact_work)
+        except (compact.PlanTooLarge, NotImplementedError):
+            return None
+        if plan.empty:
+            raise Contradiction("no deal is consistent with the events")
+        self._tell(f"compact sum over {len(tl.draws)} unseen draws ({plan.cells} cells)")
+        cs = compact.CompactSum(plan)
+        if not cs.total > 0:
+            raise Contradiction("no deal is consistent with the events")
+        hold, books = cs.marginals(self.t, tl)
+        self._compact_sum = cs
+        exact = _as_integers(cs.total, hold, books)
+        if exact is not None:
+            total, hold, books = exact
+            return _Answer(True, total, hold, books, total, leaves=1)
+        return _Answer(False, cs.total, hold, books, cs.total, leaves=1, bound=cs.rounding_bound)
 
     def _tell(self, msg: str) -> None:
         if self.progress is not None:
@@ -540,3 +585,27 @@ class DrawEngine(Sampler):
         for _ in range(len(acc_b), len(tl.hidden)):
             acc_b.append(({}, {}))
         return _Answer(exact, total, acc_h, acc_b, total, leaves=len(parts))
+
+
+def _as_integers(total: float, hold: dict, books: list) -> tuple | None:
+    """The compact sum's counts as exact integers when they are small enough for that: every
+    count it adds up is an integer (numbers of card identity assignments), and in floating
+    point each is off by at most about ``1e-10`` of the total (sums of positive terms; see
+    :mod:`.compact`), so below ``settings.COMPACT_INT_TOTAL`` rounding gives the integers
+    themselves (checked: each value within 0.01 of one). ``None`` otherwise."""
+    if not total < settings.COMPACT_INT_TOTAL:
+        return None
+
+    def rnd(x: float) -> int:
+        r = round(x)
+        if abs(x - r) > 0.01:
+            raise ValueError
+        return int(r)
+
+    try:
+        h = {k: {c: rnd(v) for c, v in d.items() if rnd(v)} for k, d in hold.items()}
+        b = [({q: rnd(v) for q, v in rk.items() if rnd(v)}, {o: rnd(v) for o, v in ow.items() if rnd(v)})
+             for rk, ow in books]
+        return rnd(total), h, b
+    except ValueError:
+        return None

@@ -28,6 +28,7 @@ class _Answer:
     leaves: int | None = None
     steps: int = 0
     stderr: float | None = None     # sampled answers: largest estimated standard error (None: too few steps)
+    bound: float = 0.0              # exact sums in floating point: a bound on a probability's rounding error
 
 
 class _Product:

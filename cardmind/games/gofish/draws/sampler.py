@@ -387,6 +387,8 @@ class Sampler:
         tl = self._timeline(events, settled)
         if tl.opening(tl.n).pos is not None or n <= 0:
             return None if n > 0 else []
+        if self.last_mode == "compact":
+            return self._compact_sum.sample(self.t, n, rng)
         if self.last_mode in ("exact", "enumerated"):
             prods = self._exact_prods
             ws = np.array([float(w) for w, _ in prods])

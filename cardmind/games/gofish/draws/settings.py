@@ -31,6 +31,8 @@ EXACT_TABLE_CELLS = 200_000_000
 #: each part restricting the ranks a few draws may have (:meth:`DrawEngine.split`): the
 #: same exact sum in less memory, at more time
 EXACT_SPLIT_PARTS = 32
+#: ... and with ``exact_sum`` (never sample: ``cardmind hint --exact``) at most this many
+EXACT_SPLIT_PARTS_MAX = 100_000
 #: bytes of one table cell (float64): ``cardmind belief --exact-memory GB`` sets
 #: ``exact_cells`` to ``GB * 1e9 / CELL_BYTES``
 CELL_BYTES = 8
@@ -65,3 +67,24 @@ KEEP_FIND_BITS = 20
 BITMAP_BITS = 26
 #: use the C kernels of ``_drawdp.c`` when they are built (False: the numpy reference)
 DP_FAST = True
+#: the compact exact sum (:mod:`.compact`): most rows, box cells (8 bytes each, in three
+#: tables), transitions and multiply-adds of one pass of a plan, and most ways for one rank
+#: to take the unseen draws; past them :func:`~.compact.plan_compact` gives up
+COMPACT_MAX_ROWS = 2_000_000
+COMPACT_MAX_CELLS = 12_000_000
+COMPACT_MAX_NUS = 20_000
+COMPACT_MAX_WORK = 4_000_000_000
+COMPACT_MAX_TRANSITIONS = 3_000_000
+#: the default tracker's budget of work units of one pass of the compact sum (the cells of
+#: the source boxes times the block rows, an upper bound on the multiply-adds, plus
+#: ``COMPACT_PAIR_COST`` per transition and block row: what a pair costs beside its cells);
+#: 1.5e9 is about 1-3 s of the three passes on the 2-core machine these ran on; past it the
+#: answer is sampled
+COMPACT_WORK = 1_500_000_000
+COMPACT_PAIR_COST = 30
+#: below this many consistent deals the compact sum's counts are given as exact integers
+COMPACT_INT_TOTAL = 1e8
+#: the compact sum searches the ranks' order that minimises its estimated work when the
+#: draw engine's order is estimated at more than this many row-moves (the search costs
+#: about 0.1-0.3 s on a full deck)
+COMPACT_ORDER_SEARCH = 3e5

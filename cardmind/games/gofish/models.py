@@ -1,0 +1,255 @@
+"""Player models of Go Fish: how likely another player's ask was, given the cards it held.
+
+A constraint-only posterior counts every consistent deal alike, as if the others asked at
+random. Real players do not: the published rule bots that ``peer`` rebuilds
+(:mod:`.agents.peer`) first ask a player known to hold a rank they hold (a certain hit), and
+otherwise guess the rank they hold **most** among the asks likely enough to hit. So an ask
+tells what else the asker holds. A player model gives ``P(ask | what the asker held)``; the
+tracker (:class:`~.belief.GoFishBelief`, setting ``model``) weighs every consistent deal by
+the model's likelihood of each ask another player made (:mod:`cardmind.belief.models`).
+
+The model is a conditional logit (:class:`~cardmind.belief.models.SoftmaxChoice`) over the
+asks the asker could make (every rank it holds, at its one opponent: two players), with the
+features of :data:`ASK_FEATURES`, computed from the public memory at the ask (what everyone
+knows each player holds or lacks: ``peer``'s memory, :class:`AskContext`) and the asker's
+hypothetical holdings:
+
+* ``known``: the target is publicly known to hold the rank (a certain hit);
+* ``known_most``: such an ask of the rank the asker holds most among them (``peer``'s
+  order of certain hits);
+* ``plausible``: a guess whose estimated chance of a hit is at least ``0.3`` of the best
+  guess's (``peer``'s plausible asks; the chance as ``peer`` estimates it,
+  :meth:`~.agents.peer.GoFishPeerAgent.hit_chance`);
+* ``held``: the cards of the rank the asker holds, on a plausible guess;
+* ``most``: a plausible guess of the rank the asker holds most among its plausible guesses
+  (what ``peer`` guesses);
+* ``shown``: such a guess of a rank the asker has shown it holds (asked for, received or
+  drawn shown) (``peer``'s tie break);
+* ``chance``: the estimated chance of a hit;
+* ``hopeless``: the target is publicly known to hold none of the rank.
+
+The weights are fitted by maximum likelihood on the asks of ``peer`` players in simulated
+two-player games (:func:`fit_ask_model`, ``eval/gofish_fit_model.py``); the fitted model is
+``peer_model.json`` beside this module. Models: ``uniform`` (the constraint-only
+posterior, the default) and ``peer``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...belief.models import ChoiceModel, SoftmaxChoice, UniformChoice, model_from_json
+
+#: the features of an ask (see the module docstring)
+ASK_FEATURES = ("known", "known_most", "plausible", "held", "most", "shown", "chance", "hopeless")
+#: the share of the best guess's chance a plausible guess has at least (``peer``'s)
+PLAUSIBLE = 0.3
+#: the player models of the tracker, the default first
+MODELS = ("uniform", "peer")
+MODEL_FILE = Path(__file__).resolve().parent / "peer_model.json"
+
+
+@dataclass
+class AskContext:
+    """The public facts at one ask, as the asker saw them (arrays over the ranks).
+
+    Attributes:
+        asker, target: the seats.
+        lo: cards of each rank the target is publicly known to hold.
+        lacks: per rank, how many unseen cards the target gained since it was publicly known
+            to hold none of it (``-1``: never known to lack it).
+        size: the target's hand size; stock: the stock's size.
+        booked: ranks whose book is publicly known (no card of them is in play).
+        shown: ranks the asker has shown it holds (asked for, received, drawn shown).
+        suits: cards of a rank.
+        others_lo: cards of each rank publicly known to be with seats other than the asker
+            and the target (0 with two players).
+    """
+    asker: int
+    target: int
+    lo: np.ndarray
+    lacks: np.ndarray
+    size: int
+    stock: int
+    booked: np.ndarray
+    shown: np.ndarray
+    suits: int
+    others_lo: np.ndarray
+
+
+def ask_context(memory: Any, state: Any, asker: int, target: int, shown: set[str]) -> AskContext:
+    """The context of an ask by ``asker`` at ``target`` from a public memory: ``memory`` a
+    ``peer`` memory (:class:`~.agents.peer.GoFishPeerAgent`, its ``lo`` and ``lacks`` of
+    every seat; the ``belief`` player's ``common`` memory, judged without its own hand),
+    ``state`` a view state of the game at the ask, ``shown`` the ranks the asker has shown
+    it holds."""
+    ranks = state.ranks
+    lo = np.array([memory.lo[target][r] for r in ranks], dtype=np.int64)
+    lacks = np.array([memory.lacks[target].get(r, -1) for r in ranks], dtype=np.int64)
+    others = np.zeros(len(ranks), dtype=np.int64)
+    for s in range(state.players):
+        if s not in (asker, target):
+            others += np.array([memory.lo[s][r] for r in ranks], dtype=np.int64)
+    booked = np.array([r in state.book_at for r in ranks], dtype=bool)
+    sh = np.array([r in shown for r in ranks], dtype=bool)
+    return AskContext(asker, target, lo, lacks, int(state.sizes[target]), int(state.stock_count), booked, sh,
+                      int(state.nsuits), others)
+
+
+def ask_features(ctx: AskContext, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The features of every ask the asker could make, for every row of hypothetical
+    holdings.
+
+    Args:
+        ctx: the public facts at the ask.
+        counts: the asker's cards of each rank, ``(rows, ranks)``.
+
+    Returns:
+        ``(features, options)``: ``(rows, ranks, len(ASK_FEATURES))`` floats and the bool
+        ``(rows, ranks)`` mask of the asks it could make (the ranks it holds).
+    """
+    h = np.asarray(counts, dtype=np.int64)
+    opts = h >= 1
+    S = ctx.suits
+    free = max(0, ctx.size - int(ctx.lo.sum()))
+    located = h + ctx.lo[None, :] + ctx.others_lo[None, :]
+    known = (ctx.lo > 0)[None, :] & (ctx.size > 0) & opts
+    may = np.where(ctx.lacks >= 0, np.minimum(free, ctx.lacks), free)[None, :].repeat(len(h), axis=0)
+    may = np.where(ctx.booked[None, :] | (located >= S) | (ctx.size == 0), 0, may)
+    U = ctx.stock + free
+    u = S - located
+    frac = np.clip(u / U, 0.0, 1.0) if U > 0 else np.zeros_like(u, dtype=float)
+    chance = np.where((may > 0) & (u > 0) & (U > 0), 1.0 - (1.0 - frac) ** may, 0.0)
+    chance = np.where(known, 1.0, chance)
+    guess = opts & ~known & (may > 0)
+    best = np.where(guess, chance, 0.0).max(axis=1, keepdims=True)
+    plausible = guess & (chance >= PLAUSIBLE * best - 1e-12)
+    most = plausible & (h == np.where(plausible, h, 0).max(axis=1, keepdims=True))
+    known_most = known & (h == np.where(known, h, 0).max(axis=1, keepdims=True))
+    feats = np.zeros(h.shape + (len(ASK_FEATURES),))
+    feats[..., 0] = known
+    feats[..., 1] = known_most
+    feats[..., 2] = plausible
+    feats[..., 3] = np.where(plausible, h, 0)
+    feats[..., 4] = most
+    feats[..., 5] = most & ctx.shown[None, :]
+    feats[..., 6] = chance
+    feats[..., 7] = opts & ~known & (may == 0)
+    return feats, opts
+
+
+def log_likelihood(model: ChoiceModel, ctx: AskContext, counts: np.ndarray, rank_index: int) -> np.ndarray:
+    """``log P(the asker asks for rank rank_index | its holdings)`` per row of ``counts``
+    (``-inf`` where it holds none of that rank: the ask is impossible there)."""
+    feats, opts = ask_features(ctx, counts)
+    if isinstance(model, UniformChoice):
+        n = opts.sum(axis=1)
+        return np.where(opts[:, rank_index], -np.log(np.maximum(n, 1)), -np.inf)
+    z = feats @ np.asarray(model.weights, dtype=float)
+    z = np.where(opts, z, -np.inf)
+    m = z.max(axis=1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    lse = m[:, 0] + np.log(np.exp(z - m).sum(axis=1))
+    return np.where(opts[:, rank_index], z[:, rank_index] - lse, -np.inf)
+
+
+def load(name: str) -> ChoiceModel:
+    """The model ``name`` (one of :data:`MODELS`).
+
+    Raises:
+        ValueError: an unknown name, or the fitted model's file is missing or malformed.
+    """
+    if name == "uniform":
+        return UniformChoice()
+    if name == "peer":
+        try:
+            return model_from_json(json.loads(MODEL_FILE.read_text()))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"the Go Fish player model 'peer' could not be read from {MODEL_FILE}: {exc}") from None
+    raise ValueError(f"unknown Go Fish player model {name!r} (one of {', '.join(MODELS)})")
+
+
+class ShownRanks:
+    """The ranks each player has shown it holds (asked for, received, drawn shown), from the
+    public events; a rank is dropped when the player is publicly seen without it (it refused
+    it, handed all of it over under ``give: "all"``, or its book was laid)."""
+
+    def __init__(self, players: int, give_all: bool):
+        self.shown: list[set[str]] = [set() for _ in range(players)]
+        self.give_all = give_all
+
+    def observe(self, ev: dict) -> None:
+        kind = ev["type"]
+        if kind == "ask":
+            a, t, r = ev["asker"], ev["target"], ev["rank"]
+            self.shown[a].add(r)
+            if not ev["given"] or self.give_all:
+                self.shown[t].discard(r)
+        elif kind == "draw" and ev.get("shown"):
+            self.shown[ev["player"]].add(ev["card"][0])
+        elif kind == "book" and ev.get("rank") is not None:
+            for s in self.shown:
+                s.discard(ev["rank"])
+
+
+def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer") -> SoftmaxChoice:
+    """Fit the ask model by maximum likelihood on the asks of ``peer`` players in ``games``
+    simulated games (default options; seeded): every ask a ``peer`` made with more than one
+    option, the features from the public memory at the ask and its true holdings.
+
+    Raises:
+        ValueError: no decision to fit on.
+    """
+    from ...agents import resolve_agent  # noqa: PLC0415
+    from ...core import get_game  # noqa: PLC0415
+    from .agents.peer import GoFishPeerAgent  # noqa: PLC0415
+    from .notation import Ask  # noqa: PLC0415
+
+    game = get_game("gofish")
+    decisions = []
+    for g in range(games):
+        rng = np.random.default_rng([seed, g])
+        state, header = game.initial_state({"players": players}, rng)
+        opts = state.options
+        mem = GoFishPeerAgent(game, 0, opts, game.observer_header(header, 0))
+        mem.common = True
+        shown = ShownRanks(players, opts["give"] == "all")
+        agents = [resolve_agent("peer", game)(game, s, opts, game.observer_header(header, s)) for s in range(players)]
+        prng = [np.random.default_rng([seed, g, s]) for s in range(players)]
+        for _ in range(5000):
+            if state.is_over():
+                break
+            seat = state.to_move()
+            action = agents[seat].act(prng[seat])
+            if isinstance(action, Ask):
+                target = action.target
+                ctx = ask_context(mem, mem.state, seat, target, shown.shown[seat])
+                counts = np.zeros((1, len(state.ranks)), dtype=np.int64)
+                for c in state.hands[seat]:
+                    counts[0, state.ranks.index(c[0])] += 1
+                feats, optmask = ask_features(ctx, counts)
+                idx = np.flatnonzero(optmask[0])
+                if len(idx) > 1:
+                    decisions.append((feats[0, idx], int(np.flatnonzero(idx == state.ranks.index(action.rank))[0])))
+            events = state.apply_action(action)
+            notice = state.pending_notice()
+            if notice is not None:
+                for s in range(players):
+                    agents[s].notice(dict(notice))
+                mem.notice(dict(notice))
+            for ev in events:
+                for s in range(players):
+                    agents[s].observe(state.redact(ev, s))
+                mem.observe(state.redact(ev, 0))
+                shown.observe(state.redact(ev, 0))
+    return SoftmaxChoice.fit(decisions, ASK_FEATURES, name=name,
+                             source=f"{games} simulated {players}-player games of peer players (seed {seed})")
+
+
+__all__ = ["ASK_FEATURES", "AskContext", "MODELS", "ShownRanks", "ask_context", "ask_features", "fit_ask_model",
+           "load", "log_likelihood"]
