@@ -124,6 +124,18 @@ class CariocaGame(Game):
         return notation.action_from_json(obj)
 
     # ------------------------------------------------------------------ doors
+    def tracker_class(self) -> type:
+        """:class:`~.belief.CariocaBelief`."""
+        from .belief import CariocaBelief  # noqa: PLC0415
+
+        return CariocaBelief
+
+    def player_models(self) -> tuple[str, ...]:
+        """``uniform`` (the exact constraint-only posterior, the default), ``peer`` and ``belief``
+        (softmax models of those players' takes, passes, steals and discards: :mod:`.models`)."""
+        from .models import MODELS  # noqa: PLC0415
+
+        return MODELS
     def agent_classes(self) -> tuple[type, ...]:
         """``random``, ``peer`` and ``belief`` (:mod:`.agents`)."""
         from .agents import AGENTS  # noqa: PLC0415

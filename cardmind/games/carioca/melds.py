@@ -299,127 +299,116 @@ def can_make(hand: Iterable[str], sets: int, runs: int, keep: int = 1) -> bool:
     return bool(find_contract(hand, sets, runs, limit=1, keep=keep))
 
 
-def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | None = None,
-               max_missing: int = 12) -> tuple[int, set[str]]:
-    """How far ``hand`` is from the contract (a fast estimate for the players): the cards it
-    must still get, and the cards that would each bring it one closer.
+def _max_jokers(miss: Sequence[int]) -> int:
+    """The most of the places ``miss`` (of a 4-card window) jokers can fill: never two adjacent."""
+    best = 0
+    for mask in range(1 << len(miss)):
+        pos = [miss[b] for b in range(len(miss)) if mask >> b & 1]
+        if _no_adjacent(pos):
+            best = max(best, len(pos))
+    return best
 
-    A target is a set of 3 (of a rank held) or a run of 4 (a window of one suit); each of its
-    places is filled by a natural of the hand, a joker of the hand, or is **missing**. Jokers
-    are never adjacent in a run (a missing place will be a natural). The result is the
-    smallest total of missing places over every choice of targets, and the union, over the
-    choices that reach it, of the cards those missing places need (the *outs*; a joker is
-    always an out while anything is missing). It is an estimate, not an exact minimum: it
-    never puts a joker where the hand holds the natural, and its sets take the ranks held most.
+
+def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | None = None,
+               max_missing: int = 12, windows_kept: int = 10) -> tuple[int, set[str]]:
+    """How far ``hand`` is from the contract (a fast estimate for the players): the cards it
+    must still get, and the cards that would each bring it one closer (the *outs*).
+
+    A run target is a 4-card window of one suit holding at least one natural of the hand; its
+    other places are **missing** (a card to get) unless a joker fills them (never two jokers
+    adjacent). A set target is a rank, its places filled by naturals, jokers (never all
+    jokers) or missing. The answer is the fewest missing places over the choices of targets
+    searched (the ``windows_kept`` windows with the fewest missing places, every combination
+    of them, and the sets that use the most naturals of what the runs leave), and the union of
+    the cards those missing places need over the choices that reach it (a joker is always an
+    out while anything is missing). It is an estimate, not an exact minimum.
 
     Args:
         hand: the cards held.
         sets, runs: the contract.
         available: when given, ``{card: copies not yet seen out of play}``: a missing place may
             only be a card with a copy still available (dead cards cannot be drawn).
-        max_missing: give up past this many (the answer is then ``(max_missing + 1, set())``).
+        max_missing: answers above this are ``(max_missing + 1, set())``.
+        windows_kept: how many run windows the search combines.
 
     Returns:
-        ``(missing, outs)``; ``(0, set())`` when the contract is in hand (the
-        ``keep``-a-card rule is not checked here).
+        ``(missing, outs)``; ``(0, set())`` when the contract is in hand (the keep-a-card rule
+        is not checked here).
     """
     counts = Counter(hand)
     nat = +Counter({c: k for c, k in counts.items() if c not in JOKERS})
     jok = sum(k for c, k in counts.items() if c in JOKERS)
-    suits = sorted({c[1] for c in nat}, key=SUIT_ORDER.index)
-    best = [max_missing + 1]
-    outs: set[str] = set()
 
     def ok_card(c: str) -> bool:
         return available is None or available.get(c, 0) > 0
 
-    windows = _run_windows("".join(suits))
-    # options per run window: ways to fill it (places natural / joker / missing), minimal missing first
-    def window_options(cnt: Counter, jl: int, suit: str, start: int):
-        cards = _window_cards(suit, start)
-        have = [cnt[c] > 0 for c in cards]
-        if not any(have):
-            return []
-        opts = []
-        for jmask in range(1 << RUN_MIN):
-            jpos = [i for i in range(RUN_MIN) if jmask >> i & 1]
-            if len(jpos) > jl or not _no_adjacent(jpos):
-                continue
-            if any(have[i] for i in jpos):
-                continue   # a joker where a natural is held: never better for the missing count
-            miss = [i for i in range(RUN_MIN) if not have[i] and i not in jpos]
-            if any(not ok_card(cards[i]) for i in miss):
-                continue
-            opts.append((len(miss), jpos, miss))
-        opts.sort(key=lambda o: o[0])
-        return [(m, jp, ms, cards) for m, jp, ms in opts]
+    cands = []
+    if runs:
+        suits = sorted({c[1] for c in nat}, key=SUIT_ORDER.index)
+        for suit in suits:
+            for start in range(1, 15 - RUN_MIN + 1):
+                cards = _window_cards(suit, start)
+                have = [i for i, c in enumerate(cards) if nat[c] > 0]
+                if not have:
+                    continue
+                miss = [i for i in range(RUN_MIN) if i not in have]
+                if any(not ok_card(cards[i]) for i in miss):
+                    continue
+                cands.append((len(miss), _max_jokers(miss), tuple(cards[i] for i in have),
+                              tuple(cards[i] for i in miss)))
+        cands.sort(key=lambda x: x[0])
+        cands = cands[:windows_kept]
 
-    def set_cost(cnt: Counter, jl: int) -> tuple[int, list[str]] | None:
-        """Missing places of the ``sets`` best set targets and the ranks they need."""
-        if sets == 0:
-            return 0, []
-        held = sum(k for c, k in cnt.items() if k > 0)
-        slots = _set_slots(cnt, min(sets, held)) if held else []
-        if slots is None:
-            slots = []
-        empty = sets - len(slots)       # set targets with no natural held yet
-        need = sum(SET_MIN - u for _, u in slots)
-        miss = max(0, need - jl)
-        left_j = max(0, jl - need)
-        # a set with no natural: one natural must come, the jokers may fill the other two places
-        for _ in range(empty):
-            j = min(left_j, SET_MIN - 1)
-            left_j -= j
-            miss += SET_MIN - j
-        ranks = [r for r, u in slots if u < SET_MIN]
-        return miss, ranks
+    best = [max_missing + 1]
+    outs: set[str] = set()
 
-    def rec(k: int, first: int, cnt: Counter, jl: int, miss_so_far: int, need_cards: list) -> None:
-        if miss_so_far > best[0]:
+    def finish(used: Counter, run_miss: int, run_jcap: int, run_need: list[str]) -> None:
+        left = Counter(nat)
+        left.subtract(used)
+        left = +left
+        # sets: the slots using the most naturals
+        held = sum(left.values())
+        slots = _set_slots(left, min(sets, held)) or [] if sets else []
+        empty = sets - len(slots)
+        set_miss = sum(SET_MIN - u for _, u in slots) + SET_MIN * empty
+        set_jcap = sum(SET_MIN - u for _, u in slots if u >= 1) + (SET_MIN - 1) * empty
+        j = min(jok, run_jcap + set_jcap)
+        total = run_miss + set_miss - j
+        if total > best[0]:
+            return
+        wanted = set(run_need)
+        for r, u in slots:
+            if u < SET_MIN:
+                wanted.update(r + s for s in SUIT_ORDER if ok_card(r + s))
+        if total < best[0]:
+            best[0] = total
+            outs.clear()
+        outs.update(wanted)
+
+    def rec(k: int, first: int, used: Counter, miss: int, jcap: int, need: list[str]) -> None:
+        if miss - min(jok, jcap + 2 * (runs - k) + 2 * sets) > best[0]:
             return
         if k == runs:
-            sc = set_cost(cnt, jl)
-            if sc is None:
-                return
-            total = miss_so_far + sc[0]
-            if total > best[0]:
-                return
-            wanted = set(need_cards)
-            if sc[0] > 0:
-                for r in sc[1]:
-                    if r is None:
-                        continue
-                    for s in SUIT_ORDER:
-                        if ok_card(r + s):
-                            wanted.add(r + s)
-            if total < best[0]:
-                best[0] = total
-                outs.clear()
-            outs.update(wanted)
+            finish(used, miss, jcap, need)
             return
-        any_window = False
-        for wi in range(first, len(windows)):
-            suit, start = windows[wi]
-            for m, jpos, miss, cards in window_options(cnt, jl, suit, start):
-                if miss_so_far + m > best[0]:
-                    break
-                any_window = True
-                cnt2 = Counter(cnt)
-                for i in range(RUN_MIN):
-                    if i not in jpos and i not in miss:
-                        cnt2[cards[i]] -= 1
-                rec(k + 1, wi, +cnt2, jl - len(jpos), miss_so_far + m, need_cards + [cards[i] for i in miss])
-        if not any_window:
-            # no window with a natural left: a run from nothing (4 missing, less the jokers it can hold)
-            use_j = min(jl, 2)
-            rec(k + 1, len(windows), cnt, jl - use_j, miss_so_far + RUN_MIN - use_j, need_cards)
+        placed = False
+        for wi in range(first, len(cands)):
+            m, jc, have, missing = cands[wi]
+            u2 = Counter(used)
+            u2.update(have)
+            if any(u2[c] > nat[c] for c in have):
+                continue
+            placed = True
+            rec(k + 1, wi + 1, u2, miss + m, jcap + jc, need + list(missing))
+        if not placed:
+            rec(k + 1, len(cands), used, miss + RUN_MIN, jcap + 2, need)
 
-    rec(0, 0, nat, jok, 0, [])
+    rec(0, 0, Counter(), 0, 0, [])
+    if best[0] <= 0:
+        return 0, set()
     if best[0] > max_missing:
         return max_missing + 1, set()
-    if best[0] > 0:
-        outs.add("RJ")
-        outs.add("BJ")
+    outs.update(c for c in JOKERS if ok_card(c) or available is None)
     return best[0], outs
 
 
