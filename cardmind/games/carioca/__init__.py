@@ -130,6 +130,12 @@ class CariocaGame(Game):
 
         return CariocaBelief
 
+    def hint_engine(self):
+        """:func:`~.hints.carioca_hint`: take, steal or pass; go down or wait; discards."""
+        from .hints import carioca_hint  # noqa: PLC0415
+
+        return carioca_hint
+
     def player_models(self) -> tuple[str, ...]:
         """``uniform`` (the exact constraint-only posterior, the default), ``peer`` and ``belief``
         (softmax models of those players' takes, passes, steals and discards: :mod:`.models`)."""

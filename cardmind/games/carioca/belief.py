@@ -70,7 +70,7 @@ from .models import decision_of
 from .rules import deck_counts, hand_cards, sort_hand
 
 #: sampled worlds for the opponents' chances (and the player model)
-DEFAULT_SAMPLES = 200
+DEFAULT_SAMPLES = 100
 #: enumerate an opponent's hands exactly when it holds at most this many hidden cards (0: when
 #: every card it holds is public; each hidden card multiplies the work by the cards unseen)
 EXACT_HIDDEN = 0
@@ -396,6 +396,29 @@ class CariocaBelief(Tracker):
         has not played)."""
         return {s: sort_hand(self.state.known[s].elements()) for s in range(self.players) if s != self.observer}
 
+    def stock_expected(self) -> dict[str, float]:
+        """Expected copies of every unseen card in the stock (exact posterior; cheaper than
+        :meth:`holdings_exact`)."""
+        hit = self._cache.get("stock_expected")
+        if hit is not None:
+            return hit
+        f = self.filter
+        weighted = self._weighted()
+        total = sum(x for _, x in weighted)
+        acc = [0.0] * f.T
+        for (_, _, pools), x in weighted:
+            wt = x / total
+            for p, pool in enumerate(pools):
+                n, size = f.stock[p], sum(pool)
+                if n and size:
+                    k = wt * n / size
+                    for i, m in enumerate(pool):
+                        if m:
+                            acc[i] += k * m
+        out = {f.types[i]: v for i, v in enumerate(acc) if v > 0}
+        self._cache["stock_expected"] = out
+        return out
+
     def holdings_exact(self) -> dict[str, dict[str, dict[str, float]]]:
         """The constraint-only posterior of every unseen card: ``{card: {place: {"expected":
         copies, "p_any": P(at least one copy)}}}`` for ``place`` each other seat (as a string)
@@ -573,11 +596,16 @@ class CariocaBelief(Tracker):
         (``None``: no card, it has drawn already)."""
         st = self.state
         down = out = 0.0
+        memo = self._cache.setdefault("outcomes", {})
         for x in extra:
             h = Counter(hand)
             if x is not None:
                 h[x] += 1
-            d, o = can_go_down_out(st, seat, h)
+            key = (seat, tuple(sorted(h.items())))
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = can_go_down_out(st, seat, h)
+            d, o = hit
             down = max(down, d)
             out = max(out, o)
             if down and out:
@@ -678,6 +706,19 @@ class CariocaBelief(Tracker):
 
 
 # ---------------------------------------------------------------------------- helpers
+def _p_none(n: int, m: int, t: int) -> float:
+    """``C(t - m, n) / C(t, n)``: no copy among ``n`` drawn from ``t`` cards holding ``m`` copies
+    (as the product ``prod_j (t - n - j) / (t - j)`` over the ``m`` copies)."""
+    if n <= 0 or m <= 0:
+        return 1.0
+    if n > t - m:
+        return 0.0
+    out = 1.0
+    for j in range(m):
+        out *= (t - n - j) / (t - j)
+    return out
+
+
 def _p_at_least(groups: list[tuple[int, int, int]], need: int) -> float:
     """P(at least ``need`` copies) in the union of independent hypergeometric draws: per group
     ``(drawn, copies in the pool, pool size)``."""
@@ -687,7 +728,7 @@ def _p_at_least(groups: list[tuple[int, int, int]], need: int) -> float:
         none = 1.0
         for n, m, t in groups:
             if n and t:
-                none *= comb(t - m, n) / comb(t, n)
+                none *= _p_none(n, m, t)
         return 1.0 - none
     dist = [1.0]
     for n, m, t in groups:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...cards import JOKERS
 from .rules import RANK_ORDER, RUN_MIN, RUN_VALUE, SET_MIN, SUIT_ORDER
@@ -299,6 +300,17 @@ def can_make(hand: Iterable[str], sets: int, runs: int, keep: int = 1) -> bool:
     return bool(find_contract(hand, sets, runs, limit=1, keep=keep))
 
 
+def deficiency_cached(hand: Counter, sets: int, runs: int) -> tuple[int, frozenset[str]]:
+    """:func:`deficiency` without ``available`` (every card may still come), memoised by hand."""
+    return _deficiency_memo(tuple(sorted((c, k) for c, k in hand.items() if k > 0)), sets, runs)
+
+
+@lru_cache(maxsize=200_000)
+def _deficiency_memo(key: tuple, sets: int, runs: int) -> tuple[int, frozenset[str]]:
+    d, outs = deficiency([c for c, k in key for _ in range(k)], sets, runs)
+    return d, frozenset(outs)
+
+
 def _max_jokers(miss: Sequence[int]) -> int:
     """The most of the places ``miss`` (of a 4-card window) jokers can fill: never two adjacent."""
     best = 0
@@ -412,5 +424,5 @@ def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | N
     return best[0], outs
 
 
-__all__ = ["MELD_KINDS", "Meld", "can_make", "deficiency", "find_contract", "is_valid", "laid_with",
+__all__ = ["MELD_KINDS", "Meld", "can_make", "deficiency", "deficiency_cached", "find_contract", "is_valid", "laid_with",
            "layoff_error", "layoff_places", "meld_error", "meld_kind", "run_error", "run_values", "set_error"]

@@ -26,6 +26,7 @@ each card it took; a card it drew unseen is taken away at random among the cards
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
@@ -50,60 +51,105 @@ def _values(rank: str) -> tuple[int, ...]:
     return (1, 14) if rank == "A" else (RUN_VALUE[rank],)
 
 
-def neighbours(card: str, hand: Counter, sets: bool, runs: bool) -> tuple[int, int, int]:
-    """``(same rank, same suit one rank away, two ranks away)`` cards of ``hand`` around
-    ``card`` (the rank term only when the contract has sets, the suit terms only with runs)."""
-    if is_joker(card):
-        return 0, 0, 0
-    r, s = card[0], card[1]
-    vals = _values(r)
-    same = one = two = 0
+_SUITS = "CDHS"
+
+
+def _profile(hand: Counter) -> tuple[dict, list]:
+    """Counts of ``hand`` by rank and by (suit, run value) (an Ace at 1 and at 14)."""
+    by_rank: dict[str, int] = {}
+    by_sv = [[0] * 16 for _ in range(4)]
     for c, k in hand.items():
         if k <= 0 or is_joker(c):
             continue
-        if c[0] == r:
-            if sets:
-                same += k
-        elif c[1] == s and runs:
-            d = min(abs(a - b) for a in vals for b in _values(c[0]))
-            if d == 1:
-                one += k
-            elif d == 2:
-                two += k
+        by_rank[c[0]] = by_rank.get(c[0], 0) + k
+        row = by_sv[_SUITS.index(c[1])]
+        for v in _values(c[0]):
+            row[v] += k
+    return by_rank, by_sv
+
+
+def _near(card: str, by_rank: dict, by_sv: list, sets: bool, runs: bool, self_count: int = 0) -> tuple[int, int, int]:
+    """:func:`neighbours` from a :func:`_profile` (``self_count``: copies of ``card`` itself
+    in the profile to leave out of the same-rank count)."""
+    if is_joker(card):
+        return 0, 0, 0
+    r = card[0]
+    same = (by_rank.get(r, 0) - self_count) if sets else 0
+    one = two = 0
+    if runs:
+        row = by_sv[_SUITS.index(card[1])]
+        if r == "A":
+            one, two = row[2] + row[13], row[3] + row[12]
+        else:
+            v = RUN_VALUE[r]        # 2..13: an Ace (at 1 and 14) is within two of v only once
+            one, two = row[v - 1] + row[v + 1], row[v - 2] + row[v + 2]
     return same, one, two
 
 
-def _fits(card: str, table: list[dict]) -> bool:
-    return any(layoff_places(m["kind"], m["cards"], card) for m in table)
+def neighbours(card: str, hand: Counter, sets: bool, runs: bool) -> tuple[int, int, int]:
+    """``(same rank, same suit one rank away, two ranks away)`` cards of ``hand`` around
+    ``card`` (the rank term only when the contract has sets, the suit terms only with runs;
+    the Ace is next to the 2 and to the King)."""
+    by_rank, by_sv = _profile(hand)
+    return _near(card, by_rank, by_sv, sets, runs)
+
+
+def _fits(card: str, ctx: dict) -> bool:
+    cache = ctx.setdefault("_fits", {})
+    hit = cache.get(card)
+    if hit is None:
+        hit = cache[card] = any(layoff_places(m["kind"], m["cards"], card) for m in ctx["table"])
+    return hit
 
 
 def offer_features(card: str, hand: Counter, ctx: dict) -> np.ndarray:
     """The two options of an offer (accept, pass) as rows of :data:`OFFER_FEATURES`.
 
     ``ctx``: ``sets``, ``runs`` (the contract has them), ``down`` (the chooser is down),
-    ``table`` (the melds on the table), ``steal`` (accepting is a steal).
+    ``table`` (the melds on the table), ``steal`` (accepting is a steal), ``options``.
     """
+    return np.array(offer_rows(card, hand, ctx), dtype=float)
+
+
+def offer_rows(card: str, hand: Counter, ctx: dict) -> list[list[float]]:
+    """:func:`offer_features` as lists."""
     same, one, two = neighbours(card, hand, ctx["sets"], ctx["runs"])
-    fit = 1.0 if ctx["down"] and _fits(card, ctx["table"]) else 0.0
+    fit = 1.0 if ctx["down"] and _fits(card, ctx) else 0.0
     pts = card_points(card, ctx["options"]) / 10.0
-    accept = [same, one, two, 1.0 if is_joker(card) else 0.0, fit, 1.0 if ctx["steal"] else 0.0, pts, 0.0]
-    return np.array([accept, [0, 0, 0, 0, 0, 0, 0, 1.0]], dtype=float)
+    return [[same, one, two, 1.0 if is_joker(card) else 0.0, fit, 1.0 if ctx["steal"] else 0.0, pts, 0.0],
+            [0, 0, 0, 0, 0, 0, 0, 1.0]]
 
 
 def discard_features(hand: Counter, ctx: dict) -> tuple[list[str], np.ndarray]:
     """The options of a discard: the distinct cards of ``hand`` and their rows of
     :data:`DISCARD_FEATURES` (``ctx`` as :func:`offer_features`, plus ``taken``: the discard
     it took this turn, if any)."""
+    cards, rows = discard_rows(hand, ctx)
+    return cards, np.array(rows, dtype=float)
+
+
+def discard_rows(hand: Counter, ctx: dict) -> tuple[list[str], list[list[float]]]:
+    """:func:`discard_features` as lists."""
     cards = sorted(c for c, k in hand.items() if k > 0)
+    by_rank, by_sv = _profile(hand)
     rows = []
+    sets, runs = ctx["sets"], ctx["runs"]
     for c in cards:
-        rest = Counter(hand)
-        rest[c] -= 1
-        same, one, two = neighbours(c, rest, ctx["sets"], ctx["runs"])
-        fit = 1.0 if ctx["down"] and _fits(c, ctx["table"]) else 0.0
+        if is_joker(c):
+            same = one = two = 0
+        else:
+            same, one, two = _near(c, by_rank, by_sv, sets, runs, self_count=1)
+        fit = 1.0 if ctx["down"] and _fits(c, ctx) else 0.0
         rows.append([same, one, two, 1.0 if is_joker(c) else 0.0, fit, card_points(c, ctx["options"]) / 10.0,
                      1.0 if c == ctx.get("taken") else 0.0])
-    return cards, np.array(rows, dtype=float)
+    return cards, rows
+
+
+def _logp(weights: list[float], rows: list[list[float]], chosen: int) -> float:
+    """``log softmax(rows · weights)[chosen]`` in plain Python (small option sets)."""
+    z = [sum(a * b for a, b in zip(r, weights)) for r in rows]
+    m = max(z)
+    return z[chosen] - m - math.log(sum(math.exp(v - m) for v in z))
 
 
 @lru_cache(maxsize=None)
@@ -196,11 +242,21 @@ def hands_at_decisions(events: list[dict], decisions: list[tuple[int, dict]], se
     return out
 
 
-def world_log_likelihoods(tracker, worlds: list, model: str) -> np.ndarray:
+def world_log_likelihoods(tracker, worlds: list, model: str, recent: int | None = None) -> np.ndarray:
     """The log-likelihood of every other seat's choices this hand in each world of ``worlds``
-    (:meth:`~.belief.CariocaBelief.sample_worlds`) under the player model ``model``."""
+    (:meth:`~.belief.CariocaBelief.sample_worlds`) under the player model ``model`` (only each
+    seat's last ``recent`` choices when given: what it collects now)."""
     offer_m, discard_m = load(model)
+    wo = list(getattr(offer_m, "weights", np.zeros(len(OFFER_FEATURES))))
+    wd = list(getattr(discard_m, "weights", np.zeros(len(DISCARD_FEATURES))))
     decisions = tracker.decisions
+    if recent is not None:
+        keep, seen = [], Counter()
+        for i, d in reversed(decisions):
+            if seen[d["seat"]] < recent:
+                keep.append((i, d))
+                seen[d["seat"]] += 1
+        decisions = keep[::-1]
     events = tracker.hand_events
     penalty = tracker.options["steal_penalty"]
     out = np.zeros(len(worlds))
@@ -215,20 +271,21 @@ def world_log_likelihoods(tracker, worlds: list, model: str) -> np.ndarray:
                     continue
                 hand = at[i]
                 if d["kind"] == "offer":
-                    x = offer_features(d["card"], hand, {**d["ctx"], "steal": d["steal"]})
-                    total += offer_m.log_prob(x, 0 if d["accept"] else 1)
+                    d["ctx"]["steal"] = d["steal"]
+                    total += _logp(wo, offer_rows(d["card"], hand, d["ctx"]), 0 if d["accept"] else 1)
                 else:
-                    cards, x = discard_features(hand, d["ctx"])
+                    cards, rows = discard_rows(hand, d["ctx"])
                     if d["card"] not in cards or len(cards) < 2:
                         continue
-                    total += discard_m.log_prob(x, cards.index(d["card"]))
+                    total += _logp(wd, rows, cards.index(d["card"]))
         out[j] = total
     return out
 
 
-def fit_models(records: list, name: str) -> dict[str, Any]:
-    """Fit the offer and discard models of one player type on complete records (every seat
-    played by that type): the decisions with the true hands of the choosers.
+def fit_models(records: list, name: str, seats: list[set[int]] | None = None) -> dict[str, Any]:
+    """Fit the offer and discard models of one player type on complete records: the decisions
+    of the seats it played (``seats[i]`` for record ``i``; every seat when ``None``), with the
+    true hands of the choosers.
 
     Returns:
         ``{"offer": SoftmaxChoice JSON, "discard": SoftmaxChoice JSON}``.
@@ -237,11 +294,12 @@ def fit_models(records: list, name: str) -> dict[str, Any]:
 
     game = get_game("carioca")
     offers, discards = [], []
-    for rec in records:
+    for r, rec in enumerate(records):
         st = game.new_state(rec.options, rec.header)
+        mine = None if seats is None else seats[r]
         for ev in rec.events:
             d = decision_of(st, ev) if ev["type"] in ("take", "pass", "steal", "discard") else None
-            if d is not None:
+            if d is not None and (mine is None or d["seat"] in mine):
                 hand = +Counter(st.hands[d["seat"]])
                 if d["kind"] == "offer":
                     offers.append((offer_features(d["card"], hand, {**d["ctx"], "steal": d["steal"]}),

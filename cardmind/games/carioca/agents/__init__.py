@@ -2,9 +2,10 @@
 :meth:`~cardmind.core.Game.agent_classes`)."""
 
 from .base import CariocaRandomAgent
+from .belief import CariocaBeliefAgent
 from .peer import CariocaPeerAgent
 
 #: the agent classes, in the order they are listed
-AGENTS = (CariocaRandomAgent, CariocaPeerAgent)
+AGENTS = (CariocaRandomAgent, CariocaPeerAgent, CariocaBeliefAgent)
 
-__all__ = ["AGENTS", "CariocaPeerAgent", "CariocaRandomAgent"]
+__all__ = ["AGENTS", "CariocaBeliefAgent", "CariocaPeerAgent", "CariocaRandomAgent"]
