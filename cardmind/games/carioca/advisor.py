@@ -41,7 +41,7 @@ from .rules import card_points, is_joker, sort_hand
 
 #: defaults of the advisor's settings (the ``belief`` player's, see :class:`Advisor`)
 DEFAULTS = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
-            "worlds": 16, "safety_weight": 12.0, "recent": 6}
+            "worlds": 16, "safety_weight": 12.0, "recent": 4, "hazard": None}
 
 
 @dataclass
@@ -120,6 +120,8 @@ class Advisor:
     def hazard(self) -> float:
         """The chance another player goes out before our next turn (from the tracker's
         opponents' chances to go out by the end of their next turn)."""
+        if self._hazard is None and self.s.get("hazard") is not None:
+            self._hazard = float(self.s["hazard"])
         if self._hazard is None:
             opp = self.t.opponent_chances()
             stay = 1.0
@@ -295,7 +297,7 @@ class Advisor:
         me = self.me
         if st.down[me]:
             return None
-        options = st.go_down_options(me)
+        options = st.go_down_options(me, limit=3)
         if not options:
             return None
         hand = self.hand()

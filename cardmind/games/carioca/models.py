@@ -220,7 +220,8 @@ def hands_at_decisions(events: list[dict], decisions: list[tuple[int, dict]], se
             c = items[int(rng.integers(len(items)))]
             x[c] -= 1
 
-    for i in range(len(events) - 1, -1, -1):
+    first = min(want, default=len(events))
+    for i in range(len(events) - 1, first - 1, -1):
         ev = events[i]
         t = ev["type"]
         if ev.get("player") != seat and t != "hand_end":

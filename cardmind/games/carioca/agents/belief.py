@@ -20,7 +20,7 @@ and, at each decision:
 Settings (each of the four features can be switched off for the study's ablations):
 ``steal_pricing``, ``timing``, ``discard_safety``, ``opponent_model`` (true by default),
 ``worlds`` (sampled worlds, default 16), ``samples`` (the tracker's worlds for the opponents'
-chances, default 12), ``safety_weight`` (12.0), ``seed`` (0).
+chances, default 8), ``safety_weight`` (12.0), ``seed`` (0).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class CariocaBeliefAgent(Agent):
     games = ("carioca",)
     state: CariocaState
     default_settings = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
-                        "worlds": 16, "samples": 12, "safety_weight": 12.0, "seed": 0}
+                        "worlds": 16, "samples": 8, "safety_weight": 12.0, "seed": 0}
 
     def __init__(self, game, seat, options, header, settings=None):
         super().__init__(game, seat, options, header, settings)
@@ -51,7 +51,8 @@ class CariocaBeliefAgent(Agent):
             raise ValueError(f"agent 'belief': 'worlds' and 'samples' must be 1 or more")
         self.tracker = CariocaBelief(self.options, seat, self.header["hand"], up=self.header["up"],
                                      samples=s["samples"], seed=s["seed"])
-        self.waited_at: int | None = None
+        #: the hazard (chance someone goes out before our next turn), estimated once per turn
+        self._hazard: tuple[tuple, float] | None = None
 
     def observe(self, event) -> None:
         """Advance the view and the tracker."""
@@ -59,17 +60,33 @@ class CariocaBeliefAgent(Agent):
         self.tracker.observe(event)
 
     def advisor(self) -> Advisor:
-        """An advisor for the position now (with this player's settings)."""
+        """An advisor for the position now (with this player's settings; the hazard is estimated
+        once per turn of the table and reused for the decisions of that turn)."""
         s = self.settings
-        return Advisor(self.tracker, steal_pricing=s["steal_pricing"], timing=s["timing"],
-                       discard_safety=s["discard_safety"], opponent_model=s["opponent_model"],
-                       worlds=s["worlds"], safety_weight=s["safety_weight"])
+        st = self.state
+        key = (st.hand_no, st.turn_no)
+        hz = self._hazard[1] if self._hazard is not None and self._hazard[0] == key else None
+        adv = Advisor(self.tracker, steal_pricing=s["steal_pricing"], timing=s["timing"],
+                      discard_safety=s["discard_safety"], opponent_model=s["opponent_model"],
+                      worlds=s["worlds"], safety_weight=s["safety_weight"], hazard=hz)
+        self._pending_key = key
+        return adv
+
+    def _keep_hazard(self, adv: Advisor) -> None:
+        if adv._hazard is not None:
+            self._hazard = (self._pending_key, adv._hazard)
 
     def act(self, rng: np.random.Generator):
         """The action the advisor prices best (deterministic given the events and ``seed``)."""
+        adv = self.advisor()
+        try:
+            return self._decide(adv)
+        finally:
+            self._keep_hazard(adv)
+
+    def _decide(self, adv: Advisor):
         st = self.state
         me = self.seat
-        adv = self.advisor()
         if st.phase == "offer":
             kind = adv.offer().action["type"]
             if kind == "take":
