@@ -6,8 +6,8 @@ Writes
 
 * ``examples/carioca-4p-complete.jsonl``: a whole game (seven hands, four players: two
   ``belief`` and two ``peer`` seats), every hand known;
-* ``examples/carioca-4p.jsonl``: seat 1's record of the same game, cut in hand 2 when the
-  discard is offered to seat 1 on its turn (take or pass?);
+* ``examples/carioca-4p.jsonl``: seat 1's record of the same game, cut in hand 2 at the
+  fourth time the discard is offered to seat 1 on its turn (take or pass?);
 * ``examples/carioca-short-complete.jsonl``: the shortest one-hand, three-player ``peer``
   game among deal seeds 0-199 (the complete example of ``docs/carioca.md``, which a test keeps
   equal to this file).
@@ -42,13 +42,16 @@ def full_game(seed: int = 17) -> Record:
     return res.record
 
 
-def cut_for_offer(rec: Record, seat: int, hand: int = 2) -> Record:
-    """``seat``'s record, cut at the first offer to ``seat`` on its turn in hand ``hand``."""
+def cut_for_offer(rec: Record, seat: int, hand: int = 2, nth: int = 4) -> Record:
+    """``seat``'s record, cut at the ``nth`` offer to ``seat`` on its turn in hand ``hand``."""
     mine = rec.for_seat(seat)
     st = GAME.new_state(mine.options, mine.header)
+    seen = 0
     for i, ev in enumerate(mine.events):
         if st.hand_no == hand and st.phase == "offer" and st.to_move() == seat == st.turn and i > 0:
-            return Record(mine.game, mine.options, mine.header, mine.events[:i], mine.path, mine.lines[:i])
+            seen += 1
+            if seen == nth:
+                return Record(mine.game, mine.options, mine.header, mine.events[:i], mine.path, mine.lines[:i])
         st.apply_event(ev)
     raise SystemExit("no offer to cut at")
 

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from cardmind.core import get_game
 from cardmind.errors import IllegalAction
-from cardmind.games.carioca.melds import (can_make, deficiency, find_contract, layoff_error, layoff_places,
-                                          meld_error, meld_kind, run_values)
+from cardmind.games.carioca.melds import (can_make, deficiency, find_contract, layoff_candidates, layoff_error,
+                                          layoff_places, meld_error, meld_kind, run_values)
 from cardmind.games.carioca.rules import card_points, hand_points
 
 from .conftest import shared_path
@@ -215,6 +215,19 @@ def test_a_joker_laid_off_on_a_run(run, joker, at):
 def test_a_joker_or_card_laid_off_on_a_set(s, joker, card):
     assert layoff_error("set", s, joker, "end") is None
     assert (layoff_error("set", s, card, "end") is None) == ref_set_ok(s + [card])
+
+
+ALL_TOKENS = sorted({r + s for r in RANKS for s in SUITS} | set(JOKERS))
+
+
+@FAST
+@given(st.one_of(valid_runs(max_len=12).map(lambda r: ("run", r)), valid_sets().map(lambda s: ("set", s))))
+def test_the_lay_off_candidates_are_every_card_that_fits(meld):
+    """The fast list of cards a meld takes (used to count lay-offs) is exactly what checking
+    every card of the pack at both ends finds."""
+    kind, cards_ = meld
+    want = sorted((c, at) for c in ALL_TOKENS for at in layoff_places(kind, cards_, c))
+    assert sorted(layoff_candidates(kind, cards_)) == want
 
 
 # ---------------------------------------------------------------------------- points

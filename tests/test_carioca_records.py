@@ -137,3 +137,13 @@ def test_validate_accepts_the_example_records(capsys):
         path = ROOT / "examples" / name
         assert main(["validate", str(path)]) == 0
         assert "ok:" in capsys.readouterr().out
+
+
+def test_the_docs_example_is_the_example_file():
+    """docs/carioca.md quotes examples/carioca-short-complete.jsonl verbatim (it cannot drift)."""
+    doc = (ROOT / "docs" / "carioca.md").read_text()
+    block = doc.split("```json\n")[2].split("```")[0]
+    assert block == (ROOT / "examples" / "carioca-short-complete.jsonl").read_text()
+    rec = read_record(ROOT / "examples" / "carioca-short-complete.jsonl")
+    end = replay(rec)
+    assert end.is_over() and end.totals[0] == -20 and end.outs == [0]

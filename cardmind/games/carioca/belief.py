@@ -65,12 +65,12 @@ import numpy as np
 from ...belief.blocks import randbelow
 from ...belief.tracker import Tracker
 from ...errors import Contradiction
-from .melds import can_make, find_contract, layoff_places
+from .melds import can_make, find_contract, layoff_candidates, layoff_places
 from .models import decision_of
 from .rules import deck_counts, hand_cards, sort_hand
 
 #: sampled worlds for the opponents' chances (and the player model)
-DEFAULT_SAMPLES = 100
+DEFAULT_SAMPLES = 60
 #: enumerate an opponent's hands exactly when it holds at most this many hidden cards (0: when
 #: every card it holds is public; each hidden card multiplies the work by the cards unseen)
 EXACT_HIDDEN = 0
@@ -276,9 +276,12 @@ class CariocaBelief(Tracker):
 
         view, seat = record_view(record, seat)
         tracker = cls(view.options, seat, view.header["hand"], up=view.header["up"], **settings)
-        for i, ev in enumerate(view.events[:upto_event]):
+        events = view.events[:upto_event]
+        # the hands before the last deal only need the rules (each hand's belief starts afresh)
+        last_deal = max((i for i, ev in enumerate(events) if ev["type"] == "deal"), default=-1)
+        for i, ev in enumerate(events):
             try:
-                tracker.observe(ev)
+                tracker.observe(ev, track=i >= last_deal)
             except IllegalAction as exc:
                 raise RecordError(record.path, record.line_of(i), f"illegal {ev['type']}: {exc.message} "
                                                                   f"(rule: {exc.rule})", exc.rule) from None
@@ -298,8 +301,13 @@ class CariocaBelief(Tracker):
         self.decisions: list[tuple[int, dict]] = []
 
     # ------------------------------------------------------------------ events
-    def observe(self, event: Mapping[str, Any]) -> None:
+    def observe(self, event: Mapping[str, Any], track: bool = True) -> None:
         """Add one event as the observer saw it (checked against the rules first).
+
+        Args:
+            event: the event.
+            track: update the belief too (``False``: only the rules, for an event of a hand that
+                a later ``deal`` event will end anyway; the belief then starts afresh).
 
         Raises:
             IllegalAction: the event breaks a rule.
@@ -307,6 +315,13 @@ class CariocaBelief(Tracker):
         """
         ev = dict(event)
         before = self.state
+        if not track:
+            before.apply_event(ev)
+            self.events.append(ev)
+            if ev["type"] == "deal":
+                self._new_filter(ev["hands"][self.observer], ev["up"])
+            self._cache = {}
+            return
         after = before.copy()
         after.apply_event(ev)
         f = self.filter
@@ -823,20 +838,22 @@ def can_go_down_out(state, seat: int, hand: Counter) -> tuple[float, float]:
 
 def _layoff_all(rest: Counter, table: list[dict]) -> int:
     """Lay off greedily (repeat until nothing fits) keeping one card; the cards left."""
+    rest = +Counter(rest)
+    left = sum(rest.values())
+    targets = [layoff_candidates(m["kind"], m["cards"]) for m in table]
     changed = True
-    while changed and sum(rest.values()) > 1:
+    while changed and left > 1:
         changed = False
-        for c in list(rest):
-            if rest[c] <= 0 or sum(rest.values()) <= 1:
-                continue
-            for m in table:
-                places = layoff_places(m["kind"], m["cards"], c)
-                if places:
-                    m["cards"] = [c] + m["cards"] if places[0] == "start" and m["kind"] == "run" else m["cards"] + [c]
+        for k, m in enumerate(table):
+            for c, at in targets[k]:
+                if rest[c] > 0 and left > 1:
+                    m["cards"] = [c] + m["cards"] if at == "start" else m["cards"] + [c]
                     rest[c] -= 1
+                    left -= 1
+                    targets[k] = layoff_candidates(m["kind"], m["cards"])
                     changed = True
                     break
-    return sum(v for v in rest.values() if v > 0)
+    return left
 
 
 def sqrt_se(p: float, n: int) -> float:

@@ -148,6 +148,29 @@ def layoff_places(kind: str, cards: Sequence[str], card: str) -> list[str]:
     return [at for at in ("start", "end") if layoff_error(kind, cards, card, at) is None]
 
 
+def layoff_candidates(kind: str, cards: Sequence[str]) -> list[tuple[str, str]]:
+    """Every ``(card, at)`` that may be laid off on the meld now: for a set, a natural of its
+    rank or a joker; for a run, the natural or a joker just before or after it (checked with
+    :func:`layoff_error`)."""
+    nat = [c for c in cards if c not in JOKERS]
+    if not nat:
+        return []
+    if kind == "set":
+        r = nat[0][0]
+        cands = [(r + s, "end") for s in SUIT_ORDER] + [(j, "end") for j in JOKERS]
+    else:
+        vals = run_values(cards)
+        if vals is None:
+            return []
+        suit = nat[0][1]
+        cands = []
+        if vals[0] > 1:
+            cands += [(_rank_at(vals[0] - 1) + suit, "start")] + [(j, "start") for j in JOKERS]
+        if vals[-1] < 14:
+            cands += [(_rank_at(vals[-1] + 1) + suit, "end")] + [(j, "end") for j in JOKERS]
+    return [(c, at) for c, at in cands if layoff_error(kind, cards, c, at) is None]
+
+
 # ---------------------------------------------------------------------------- finding
 @dataclass(frozen=True)
 class Meld:
@@ -425,4 +448,4 @@ def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | N
 
 
 __all__ = ["MELD_KINDS", "Meld", "can_make", "deficiency", "deficiency_cached", "find_contract", "is_valid", "laid_with",
-           "layoff_error", "layoff_places", "meld_error", "meld_kind", "run_error", "run_values", "set_error"]
+           "layoff_candidates", "layoff_error", "layoff_places", "meld_error", "meld_kind", "run_error", "run_values", "set_error"]
