@@ -41,7 +41,7 @@ from .rules import card_points, is_joker, sort_hand
 
 #: defaults of the advisor's settings (the ``belief`` player's, see :class:`Advisor`)
 DEFAULTS = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
-            "worlds": 16, "safety_weight": 12.0, "recent": 4, "hazard": None}
+            "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5}
 
 
 @dataclass
@@ -67,7 +67,10 @@ class Advisor:
         tracker: the observer's :class:`~.belief.CariocaBelief` (its state is the position).
         settings: ``steal_pricing``, ``timing``, ``discard_safety``, ``opponent_model`` (bools),
             ``worlds`` (sampled worlds for what opponents want), ``safety_weight`` (points a
-            discard is charged per unit of chance that an opponent takes it).
+            discard is charged per unit of chance that an opponent takes it),
+            ``safety_candidates`` (how many of the best discards are priced for it), ``recent``
+            (the choices per opponent the opponent model reads), ``hazard`` (a given hazard, else
+            estimated).
     """
 
     def __init__(self, tracker: CariocaBelief, **settings: Any):
@@ -377,27 +380,38 @@ class Advisor:
         hand = self.hand()
         out = []
         h = self.hazard() if (st.down[self.me] or self.s["discard_safety"]) else 0.0
+        base = {}
         for c in sort_hand(c for c in hand if hand[c] > 0):
             rest = Counter(hand)
             rest[c] -= 1
-            rest = +rest
+            d, live = (0, 0.0) if st.down[self.me] else self.progress(+rest)
             pts = card_points(c, self.o)
-            if st.down[self.me]:
-                d, live = 0, 0.0
-                fits_later = 0.0
-            else:
-                d, live = self.progress(rest)
-            danger, per = self.danger(c) if self.s["discard_safety"] else (0.0, {})
+            base[c] = (d, live, pts, -d * 30.0 + live * 2.0 + pts * (0.2 + h) - (25.0 if is_joker(c) and not
+                                                                             st.down[self.me] else 0.0))
+        # what opponents want only re-ranks close options: price the danger of the best few
+        ranked = sorted(base, key=lambda c: -base[c][3])
+        priced = set(ranked[:int(self.s["safety_candidates"])]) if self.s["discard_safety"] else set()
+        weight = float(self.s["safety_weight"])
+        for c in ranked:
+            d, live, pts, value = base[c]
             # value in points: progress first (a missing card is worth many rounds of risk), then
-            # the live outs kept, the points shed weighed by the risk, and what opponents get
-            value = -d * 30.0 + live * 2.0 + pts * (0.2 + h) - danger * float(self.s["safety_weight"])
-            if is_joker(c) and not st.down[self.me]:
-                value -= 25.0
+            # the live outs kept, the points shed weighed by the risk, and what opponents get (a
+            # card not priced for it is charged the most it could be, so it never jumps ahead)
+            if c in priced:
+                danger, per = self.danger(c)
+                value -= danger * weight
+            else:
+                danger, per = 0.0, {}
+                if self.s["discard_safety"]:
+                    value -= weight
             numbers = {"card": c, "points": pts, "deficiency_after": d, "live_outs_after": round(live, 2),
-                       "p_taken": round(danger, 3), "taken_by": {str(s): round(p, 3) for s, p in per.items()}}
+                       "p_taken": round(danger, 3) if c in priced or not self.s["discard_safety"] else None,
+                       "taken_by": {str(s): round(p, 3) for s, p in per.items()}}
             reason = (f"keeps {d} card{'s' if d != 1 else ''} from the contract with {live:.1f} live outs"
                       if not st.down[self.me] else "fits no meld")
-            if danger >= 0.3:
+            if c not in priced and self.s["discard_safety"]:
+                reason += "; not among the best few, so not priced for what opponents want"
+            elif danger >= 0.3:
                 reason += f"; {100 * danger:.0f}% an opponent takes it"
             elif pts >= 10:
                 reason += f"; sheds {pts} points"

@@ -107,21 +107,26 @@ class CariocaHint:
                 lo = self.lay_off
                 console.print(f"Lay off: {lo['card']} on meld {lo['meld']} ({lo['at']})")
             if self.discards:
-                t = Table(title="Discards (best first)", title_justify="left")
+                t = Table(title="Discards, best first (missing: cards the contract still needs after it; "
+                                "live outs: copies that would help, expected in the stock; taken: chance an "
+                                "opponent takes or steals it, and who most)", title_justify="left")
                 t.add_column("#", justify="right")
                 t.add_column("card")
-                t.add_column("points", justify="right")
-                t.add_column("missing after", justify="right")
+                t.add_column("pts", justify="right")
+                t.add_column("missing", justify="right")
                 t.add_column("live outs", justify="right")
-                t.add_column("taken by an opponent", justify="right")
-                t.add_column("why")
+                t.add_column("taken", justify="right")
+                t.add_column("value", justify="right")
                 for i, d in enumerate(self.discards, 1):
                     n = d.numbers
-                    by = ", ".join(f"{s}: {100 * p:.0f}%" for s, p in n["taken_by"].items())
+                    taken = "-"
+                    if n["p_taken"] is not None and n["taken_by"]:
+                        s, p = max(n["taken_by"].items(), key=lambda kv: kv[1])
+                        taken = f"{100 * n['p_taken']:.0f}% (seat {s} {100 * p:.0f}%)"
                     t.add_row(str(i), n["card"], str(n["points"]), str(n["deficiency_after"]),
-                              f"{n['live_outs_after']:.1f}", f"{100 * n['p_taken']:.0f}% ({by})" if by else "-",
-                              d.reason)
+                              f"{n['live_outs_after']:.1f}", taken, f"{d.value:.1f}")
                 console.print(t)
+                console.print(f"Why {self.discards[0].numbers['card']}: {self.discards[0].reason}")
         if show_table:
             console.print()
             t = Table(title="Opponents: chance to go down / go out by the end of their next turn",

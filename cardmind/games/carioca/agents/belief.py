@@ -19,7 +19,7 @@ and, at each decision:
 
 Settings (each of the four features can be switched off for the study's ablations):
 ``steal_pricing``, ``timing``, ``discard_safety``, ``opponent_model`` (true by default),
-``worlds`` (sampled worlds, default 16), ``samples`` (the tracker's worlds for the opponents'
+``worlds`` (sampled worlds, default 12), ``samples`` (the tracker's worlds for the opponents'
 chances, default 8), ``safety_weight`` (12.0), ``seed`` (0).
 """
 
@@ -42,7 +42,7 @@ class CariocaBeliefAgent(Agent):
     games = ("carioca",)
     state: CariocaState
     default_settings = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
-                        "worlds": 16, "samples": 8, "safety_weight": 12.0, "seed": 0}
+                        "worlds": 12, "samples": 8, "safety_weight": 12.0, "seed": 0}
 
     def __init__(self, game, seat, options, header, settings=None):
         super().__init__(game, seat, options, header, settings)
