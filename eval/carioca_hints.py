@@ -1,8 +1,10 @@
 """How long a contract rummy hint takes (``cardmind hint`` at any position): median, p99, max.
 
     python eval/carioca_hints.py --games 8 --positions 40
+    python eval/carioca_hints.py --records eval/out/carioca/records --games 10 --positions 30
 
-Plays seeded four-player games (seven hands; two ``belief`` and two ``peer`` seats) and, at
+Plays seeded four-player games (seven hands; two ``belief`` and two ``peer`` seats), or takes
+the first ``games`` complete records of a folder (``--records``: the strength study's), and, at
 ``positions`` moments of each game chosen at random (from every kind of moment: offers to the
 observer, its turns, other seats' decisions), times what ``cardmind hint`` computes: the
 observer's tracker replayed from the record (the record is read once) and the advice
@@ -37,15 +39,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--records", default="")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     game = get_game("carioca")
     names = ["belief", "peer", "belief", "peer"]
     times, cpu, kinds = [], [], []
-    for g in range(args.games):
-        res = play_game(game, {"players": 4}, [resolve_agent(n, game) for n in names], np.random.default_rng(500 + g),
-                        [np.random.default_rng([500 + g, s]) for s in range(4)], max_actions=20000)
-        rec = res.record
+    if args.records:
+        from cardmind.records import read_record
+
+        recs = [read_record(p) for p in sorted(Path(args.records).glob("*.jsonl"))[:args.games]]
+    else:
+        recs = [play_game(game, {"players": 4}, [resolve_agent(n, game) for n in names], np.random.default_rng(500 + g),
+                          [np.random.default_rng([500 + g, s]) for s in range(4)], max_actions=20000).record
+                for g in range(args.games)]
+    for g, rec in enumerate(recs):
         rng = np.random.default_rng(g)
         for k in sorted(rng.choice(len(rec.events) + 1, size=min(args.positions, len(rec.events) + 1), replace=False)):
             seat = int(rng.integers(4))

@@ -1,20 +1,25 @@
 """Contract rummy player models: fit them, and measure what they add to the belief.
 
-    python eval/carioca_models.py fit --games 60            # writes cardmind/games/carioca/data/models.json
-    python eval/carioca_models.py eval --games 12 --points 6  # log-loss and calibration, docs/carioca-belief.md
+    python eval/carioca_models.py fit --games 60            # the peer model (cardmind/games/carioca/data/models.json)
+    python eval/carioca_models.py fit --games 0 --belief-records eval/out/carioca/records --deals 0-24
+                                                              # the belief model, from the study's games
+    python eval/carioca_models.py eval --records eval/out/carioca/records --deals 25-49 --points 6
 
-``fit`` simulates seeded four-player games (seven hands) and fits, by maximum likelihood
-(:meth:`cardmind.belief.models.SoftmaxChoice.fit`), an offer model and a discard model of the
-``peer`` player (games of four ``peer`` seats) and of the ``belief`` player (its two seats in
-games against two ``peer`` seats). Weights, standard errors and the log-likelihood per decision
-(against uniform choice) are stored with each model.
+``fit`` simulates seeded four-player games (seven hands, deal seeds from 10000) and fits, by
+maximum likelihood (:meth:`cardmind.belief.models.SoftmaxChoice.fit`), an offer model and a
+discard model of the ``peer`` player (games of four ``peer`` seats); with ``--belief-records``
+it fits the ``belief`` player's models on the decisions of its seats in the strength study's
+complete records (``eval/carioca_study.py``: two ``belief`` against two ``peer`` seats) of the
+deals given. Weights, standard errors and the log-likelihood per decision (against uniform
+choice) are stored with each model.
 
-``eval`` plays other seeded games (deal seeds not used for fitting) and, at ``points`` moments
-of each hand, asks the tracker of one seat for every opponent and every card the chance that
-the opponent holds at least one copy more than it is known to hold, under the constraint-only
-posterior (``uniform``) and under the ``peer`` and ``belief`` models; the truth comes from the
-complete record. It reports the mean log-loss, the Brier score and a calibration table (the
-predictions in bins: mean predicted against observed frequency) side by side.
+``eval`` takes complete records of games not used for fitting (the study's other deals, or
+games it plays itself) and, at ``points`` moments of each game (inside a hand, the seat on
+turn deciding on the offer), asks the tracker of that seat for every opponent and every card
+the chance that the opponent holds at least one copy more than it is known to hold, under the
+constraint-only posterior (``uniform``) and under the ``peer`` and ``belief`` models; the
+truth comes from the complete record. It reports, per model, the mean log-loss, the Brier
+score and a calibration table (predictions in bins: mean predicted against observed frequency).
 """
 
 from __future__ import annotations
@@ -47,26 +52,39 @@ def play(names: list[str], seed: int):
     return res
 
 
+def _deals(text: str) -> range:
+    a, _, b = text.partition("-")
+    return range(int(a), int(b or a) + 1)
+
+
+def study_records(folder: str, deals: range) -> list[tuple[object, set[int]]]:
+    """``(record, seats played by belief)`` of the study's complete records of ``deals``."""
+    from cardmind.records import read_record
+
+    out = []
+    for p in sorted(Path(folder).glob("deal*-s*.jsonl")):
+        deal, k = int(p.stem[4:8]), int(p.stem[-1])
+        if deal in deals:
+            out.append((read_record(p), {0, 2} if k == 0 else {1, 3}))
+    return out
+
+
 def cmd_fit(args) -> None:
     from cardmind.games.carioca.models import fit_models
 
     out = json.loads(DATA.read_text()) if DATA.exists() else {}
-    t0 = time.time()
-    recs = [r.record for r in (play(["peer"] * 4, 10_000 + g) for g in range(args.games)) if r.result is not None]
-    out["peer"] = fit_models(recs, "peer")
-    print(f"peer: {len(recs)} games, {time.time() - t0:.0f} s", flush=True)
-    DATA.parent.mkdir(parents=True, exist_ok=True)
-    DATA.write_text(json.dumps(out, indent=1) + "\n")
-    if args.belief_games:
+    if args.games:
         t0 = time.time()
-        recs, seats = [], []
-        for g in range(args.belief_games):
-            r = play(["belief", "peer", "belief", "peer"], 20_000 + g)
-            if r.result is not None:
-                recs.append(r.record)
-                seats.append({0, 2})
-        out["belief"] = fit_models(recs, "belief", seats)
-        print(f"belief: {len(recs)} games, {time.time() - t0:.0f} s", flush=True)
+        recs = [r.record for r in (play(["peer"] * 4, 10_000 + g) for g in range(args.games)) if r.result is not None]
+        out["peer"] = fit_models(recs, "peer")
+        print(f"peer: {len(recs)} games, {time.time() - t0:.0f} s", flush=True)
+    if args.belief_records:
+        pairs = study_records(args.belief_records, _deals(args.deals))
+        out["belief"] = fit_models([r for r, _ in pairs], "belief", [s for _, s in pairs])
+        out["belief"]["offer"]["info"]["source"] = out["belief"]["discard"]["info"]["source"] = (
+            f"the belief seats of {len(pairs)} strength-study games (deals {args.deals}) against peer")
+        print(f"belief: {len(pairs)} games", flush=True)
+    DATA.parent.mkdir(parents=True, exist_ok=True)
     DATA.write_text(json.dumps(out, indent=1) + "\n")
     for name, m in out.items():
         for kind in ("offer", "discard"):
@@ -81,12 +99,15 @@ def cmd_eval(args) -> None:
     models = ["uniform", "peer", "belief"]
     rows = {m: [] for m in models}
     t0 = time.time()
-    for g in range(args.games):
-        names = ["belief", "peer", "belief", "peer"] if g % 2 else ["peer"] * 4
-        res = play(names, 30_000 + g)
-        if res.result is None:
-            continue
-        rec = res.record
+    if args.records:
+        recs = [r for r, _ in study_records(args.records, _deals(args.deals))]
+    else:
+        recs = []
+        for g in range(args.games):
+            res = play(["belief", "peer", "belief", "peer"] if g % 2 else ["peer"] * 4, 30_000 + g)
+            if res.result is not None:
+                recs.append(res.record)
+    for g, rec in enumerate(recs):
         seat = g % 4
         # the points: moments inside each hand (not right after a deal or at its end)
         st = GAME.new_state(rec.options, rec.header)
@@ -136,11 +157,14 @@ def main() -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("fit")
     p.add_argument("--games", type=int, default=60)
-    p.add_argument("--belief-games", type=int, default=0)
+    p.add_argument("--belief-records", default="")
+    p.add_argument("--deals", default="0-24")
     p = sub.add_parser("eval")
     p.add_argument("--games", type=int, default=12)
     p.add_argument("--points", type=int, default=6)
     p.add_argument("--samples", type=int, default=200)
+    p.add_argument("--records", default="")
+    p.add_argument("--deals", default="25-49")
     p.add_argument("--out", default="")
     args = ap.parse_args()
     {"fit": cmd_fit, "eval": cmd_eval}[args.cmd](args)
