@@ -196,3 +196,25 @@ def test_codec_ids_roundtrip_and_legal(options):
         r2 = codec.resample(w, seat, np.random.default_rng(1))
         assert r2.state.hands[seat] == w.state.hands[seat] and r2.state.sizes == w.state.sizes
         assert sorted(r2.legal_ids()) == sorted(w.legal_ids())
+
+
+def test_openspiel_and_pettingzoo_serve_the_game():
+    """OpenSpiel's own consistency checks and PettingZoo's API test on short games."""
+    from .extras import require_module
+
+    require_module("pyspiel", "openspiel")
+    require_module("pettingzoo", "pettingzoo")
+    import warnings
+
+    import pyspiel
+    from pettingzoo.test import api_test
+
+    from cardmind.adapters import openspiel as osa
+    from cardmind.adapters.pettingzoo import raw_env
+
+    g = osa.load_game("carioca", {"players": 3, "hands": 1, "max_actions": 250, "truncation": "score"})
+    assert g.num_distinct_actions() == g.codec.num_actions + 1 and g.max_chance_outcomes() == 108
+    pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(raw_env("carioca", options={"players": 3, "hands": 1}), num_cycles=150)
