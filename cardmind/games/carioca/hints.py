@@ -138,10 +138,8 @@ class CariocaHint:
             t.add_column("go out", justify="right")
             t.add_column("known cards")
             for s, v in self.opponents.items():
-                se = "" if v["exact"] else f" ± {100 * v['stderr_out']:.0f}"
-                sd = "" if v["exact"] else f" ± {100 * v['stderr_down']:.0f}"
                 t.add_row(str(s), str(self.sizes[s]), "yes" if v["down"] else "no",
-                          f"{100 * v['p_go_down']:.0f}%{sd}", f"{100 * v['p_go_out']:.0f}%{se}",
+                          _chance(v["p_go_down"], v["stderr_down"], v), _chance(v["p_go_out"], v["stderr_out"], v),
                           " ".join(self.known.get(s, [])) or "-")
             console.print(t)
             if self.holdings:
@@ -154,6 +152,19 @@ class CariocaHint:
                 for c, v in self.holdings.items():
                     t.add_row(c, *[f"{100 * v[p]['p_any']:.0f}% ({v[p]['expected']:.2f})" for p in places])
                 console.print(t)
+
+
+def _chance(p: float, se: float, v: dict) -> str:
+    """A chance for the table: exact, or sampled with its standard error (none seen in ``n``
+    samples: below the 95% bound ``3 / n``, the rule of three)."""
+    if v["exact"] or not v["samples"]:
+        return f"{100 * p:.0f}%"
+    n = v["samples"]
+    if p == 0:
+        return f"0% (<{300 / n:.0f}%)"
+    if p == 1:
+        return f"100% (>{100 - 300 / n:.0f}%)"
+    return f"{100 * p:.0f}% ± {100 * se:.0f}"
 
 
 def _describe(action: dict) -> str:
