@@ -26,7 +26,7 @@ from cardmind.games.carioca.belief import CariocaBelief
 GAME = get_game("carioca")
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.permutations(["random", "peer", "belief"]))
 def test_every_action_an_agent_returns_is_legal(seed, names):
     """The referee checks every action; an illegal one (a meld the checker refuses, a lay-off
