@@ -3,7 +3,7 @@
     python eval/carioca_models.py fit --games 60            # the peer model (cardmind/games/carioca/data/models.json)
     python eval/carioca_models.py fit --games 0 --belief-records eval/out/carioca/records --deals 0-24
                                                               # the belief model, from the study's games
-    python eval/carioca_models.py eval --records eval/out/carioca/records --deals 25-49 --points 6
+    python eval/carioca_models.py eval --records eval/out/carioca/records --deals 30-44 --points 6
 
 ``fit`` simulates seeded four-player games (seven hands, deal seeds from 10000) and fits, by
 maximum likelihood (:meth:`cardmind.belief.models.SoftmaxChoice.fit`), an offer model and a
@@ -123,7 +123,8 @@ def cmd_eval(args) -> None:
             for ev in rec.events[:k]:
                 truth.apply_event(ev)
             for m in models:
-                tr = tracker_for(rec, seat, upto_event=int(k), model=m, samples=args.samples, seed=g)
+                extra = {} if args.temper is None else {"temper": args.temper}
+                tr = tracker_for(rec, seat, upto_event=int(k), model=m, samples=args.samples, seed=g, **extra)
                 hold = tr.holdings()
                 for c, places in hold.items():
                     for s, v in places.items():
@@ -163,8 +164,9 @@ def main() -> None:
     p.add_argument("--games", type=int, default=12)
     p.add_argument("--points", type=int, default=6)
     p.add_argument("--samples", type=int, default=200)
+    p.add_argument("--temper", type=float, default=None, help="the models' likelihood power (default: the tracker's)")
     p.add_argument("--records", default="")
-    p.add_argument("--deals", default="25-49")
+    p.add_argument("--deals", default="30-44")
     p.add_argument("--out", default="")
     args = ap.parse_args()
     {"fit": cmd_fit, "eval": cmd_eval}[args.cmd](args)

@@ -69,6 +69,9 @@ from .melds import can_make, find_contract, layoff_candidates, layoff_places
 from .models import decision_of
 from .rules import deck_counts, hand_cards, sort_hand
 
+#: the power of a player model's likelihood (measured: the fitted models at full strength are
+#: overconfident; a fifth of their log-likelihood helps a little: docs/carioca.md)
+TEMPER = 0.2
 #: sampled worlds for the opponents' chances (and the player model)
 DEFAULT_SAMPLES = 60
 #: enumerate an opponent's hands exactly when it holds at most this many hidden cards (0: when
@@ -233,6 +236,10 @@ class CariocaBelief(Tracker):
         seed: seed of the sampler (results are reproducible).
         exact_hidden: enumerate an opponent's possible hands exactly (its chances to go down
             and out) when it has at most this many hidden cards.
+        temper: the power of the player model's likelihood (1: the model as fitted; below 1
+            flattens the weights, a guard against a model that fits the players imperfectly;
+            default :data:`TEMPER`).
+        recent: weigh only each other seat's last ``recent`` choices (``None``: all this hand).
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -241,7 +248,7 @@ class CariocaBelief(Tracker):
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], up: str | None = None,
                  model: str = "uniform", samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                 exact_hidden: int = EXACT_HIDDEN):
+                 exact_hidden: int = EXACT_HIDDEN, temper: float = TEMPER, recent: int | None = None):
         from ...core import get_game  # noqa: PLC0415
 
         self.game = get_game("carioca")
@@ -256,6 +263,8 @@ class CariocaBelief(Tracker):
         if up is None:
             raise ValueError("the contract rummy tracker needs the card turned up ('up' of the record's header)")
         self.model = model
+        self.temper = float(temper)
+        self.recent = recent
         self.samples = int(samples)
         self.seed = int(seed)
         self.exact_hidden = int(exact_hidden)
@@ -520,7 +529,7 @@ class CariocaBelief(Tracker):
         if self.model != "uniform":
             from .models import world_log_likelihoods  # noqa: PLC0415
 
-            logw = world_log_likelihoods(self, ws, self.model)
+            logw = self.temper * world_log_likelihoods(self, ws, self.model, recent=self.recent)
         self._cache["worlds"] = (ws, logw)
         return ws, logw
 
