@@ -146,6 +146,32 @@ def _check_kind(kind: str, value: Any, what: str) -> Any:
         if not isinstance(value, list) or not all(isinstance(h, list) for h in value):
             raise ValueError(f"{what} must be a list of card lists (one per seat)")
         return [_check_kind("card_list", h, f"{what}[{i}]") for i, h in enumerate(value)]
+    if kind == "card_list_or_null":
+        return None if value is None else _check_kind("card_list", value, what)
+    if kind == "hands_partial":
+        if not isinstance(value, list) or not all(h is None or isinstance(h, list) for h in value):
+            raise ValueError(f"{what} must be a list with a card list or null per seat")
+        return [None if h is None else _check_kind("card_list", h, f"{what}[{i}]") for i, h in enumerate(value)]
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{what} must be an integer, not {json.dumps(value)}")
+        return value
+    if kind == "int_list":
+        if not isinstance(value, list):
+            raise ValueError(f"{what} must be a list of integers, not {json.dumps(value)}")
+        return [_check_kind("int", v, what) for v in value]
+    if kind == "meld_list":
+        if not isinstance(value, list):
+            raise ValueError(f"{what} must be a list of melds ({{\"kind\": \"set\" or \"run\", \"cards\": [...]}})")
+        out = []
+        for i, m in enumerate(value):
+            if not isinstance(m, dict) or set(m) != {"kind", "cards"}:
+                raise ValueError(f"{what}[{i}] must be an object with exactly 'kind' and 'cards', "
+                                 f"not {json.dumps(m)}")
+            if m["kind"] not in ("set", "run"):
+                raise ValueError(f"{what}[{i}]: a meld's kind is \"set\" or \"run\", not {json.dumps(m['kind'])}")
+            out.append({"kind": m["kind"], "cards": _check_kind("card_list", m["cards"], f"{what}[{i}] cards")})
+        return out
     if kind == "str_list":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ValueError(f"{what} must be a list of strings")

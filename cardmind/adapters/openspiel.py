@@ -227,7 +227,10 @@ class CardmindState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
-            return f"deal {self._world.deck[action]}"
+            deck = self._world.deck
+            card = deck[action]
+            copy = deck[:action].count(card)        # packs of several decks repeat cards
+            return f"deal {card}" + (f" (copy {copy + 1})" if copy or deck.count(card) > 1 else "")
         return self._world.codec.action_name(int(action), player)
 
     def is_terminal(self) -> bool:

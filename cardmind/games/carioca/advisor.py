@@ -1,0 +1,440 @@
+"""Decisions by expected score over belief-weighted worlds: the engine of the ``belief`` player
+and of ``cardmind hint`` for contract rummy.
+
+A hand is a race: the dealt cards are exactly the contract's minimum, so a player who makes
+the contract usually goes down and out in one turn (``out_bonus``, -20), and every other
+player pays the points it holds. What matters is how soon one makes the contract and how many
+points one holds when someone else goes out. The :class:`Advisor` prices each decision in
+expected points with these estimates (all from one player's view, :class:`~.belief.CariocaBelief`):
+
+* **progress**: the hand's *deficiency* (cards still missing for the contract,
+  :func:`~.melds.deficiency`) and its *live outs*: the expected copies of the cards that
+  would bring it closer that lie in the stock (the exact posterior); a stock draw improves the
+  hand with chance ``live outs / stock``, so the rounds until the contract is made are about
+  ``deficiency * stock / live outs``;
+* **danger**: ``hazard``, the chance another player goes out before our next turn, from the
+  opponents' chances to go out by the end of their next turn (the tracker's sampled worlds);
+  a card held then costs its points;
+* **what opponents want**: for each card we may discard, the chance each opponent would take
+  or steal it, averaged over sampled worlds of their hands under the ``peer`` offer model
+  (:mod:`.models`), the worlds weighed by a player model of their past choices when
+  ``opponent_model`` is on.
+
+The four features the study switches off one at a time are settings of the advisor:
+``steal_pricing`` (else a steal follows the take test, like ``peer``), ``timing`` (else go
+down at the first chance), ``discard_safety`` (else discards ignore what opponents want) and
+``opponent_model`` (else the worlds are the constraint-only posterior).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .belief import CariocaBelief, can_go_down_out
+from .melds import deficiency_cached
+from .models import _fits, _logp, _near, _profile, load
+from .rules import card_points, is_joker, sort_hand
+
+#: defaults of the advisor's settings (the ``belief`` player's, see :class:`Advisor`)
+DEFAULTS = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
+            "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5}
+
+
+@dataclass
+class Option:
+    """One choice with its numbers: ``action`` (JSON), ``value`` (expected points saved against
+    the alternative; higher is better), ``numbers`` (what the value is made of) and ``reason``."""
+
+    action: dict
+    value: float
+    numbers: dict = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"action", "value", "numbers", "reason"}``."""
+        return {"action": self.action, "value": round(self.value, 4), "numbers": self.numbers,
+                "reason": self.reason}
+
+
+class Advisor:
+    """Prices the decisions of ``tracker``'s observer (see the module docstring).
+
+    Args:
+        tracker: the observer's :class:`~.belief.CariocaBelief` (its state is the position).
+        settings: ``steal_pricing``, ``timing``, ``discard_safety``, ``opponent_model`` (bools),
+            ``worlds`` (sampled worlds for what opponents want), ``safety_weight`` (points a
+            discard is charged per unit of chance that an opponent takes it),
+            ``safety_candidates`` (how many of the best discards are priced for it), ``recent``
+            (the choices per opponent the opponent model reads), ``hazard`` (a given hazard, else
+            estimated).
+    """
+
+    def __init__(self, tracker: CariocaBelief, **settings: Any):
+        self.t = tracker
+        self.st = tracker.state
+        self.me = tracker.observer
+        self.o = tracker.options
+        self.s = {**DEFAULTS, **settings}
+        self._def: dict = {}
+        self._stock_exp: dict[str, float] | None = None
+        self._hazard: float | None = None
+        self._worlds: list | None = None
+        self._offer_model = load("peer")[0]
+        self._wo = [float(x) for x in self._offer_model.weights]
+        self._pass_row = [0, 0, 0, 0, 0, 0, 0, 1.0]
+        self._ctx = {"table": self.st.table}
+
+    # ------------------------------------------------------------------ estimates
+    def hand(self) -> Counter:
+        """The observer's cards now."""
+        return +Counter(self.st.hands[self.me])
+
+    def stock_expected(self) -> dict[str, float]:
+        """Expected copies of each card in the stock (exact posterior)."""
+        if self._stock_exp is None:
+            self._stock_exp = self.t.stock_expected()
+        return self._stock_exp
+
+    def progress(self, hand: Counter) -> tuple[int, float]:
+        """``(deficiency, live outs)`` of ``hand`` for this hand's contract."""
+        key = tuple(sorted(hand.items()))
+        hit = self._def.get(key)
+        if hit is not None:
+            return hit
+        d, outs = deficiency_cached(hand, self.st.sets, self.st.runs)
+        exp = self.stock_expected()
+        live = sum(exp.get(c, 0.0) for c in outs)
+        self._def[key] = (d, live)
+        return d, live
+
+    def rounds_to_contract(self, hand: Counter) -> float:
+        """About how many of our turns until ``hand`` makes the contract (stock draws only)."""
+        d, live = self.progress(hand)
+        if d == 0:
+            return 0.0
+        stock = max(1, self.st.stock_count)
+        p = min(1.0, live / stock)
+        return d / max(p, 0.02)
+
+    def hazard(self) -> float:
+        """The chance another player goes out before our next turn (from the tracker's
+        opponents' chances to go out by the end of their next turn)."""
+        if self._hazard is None and self.s.get("hazard") is not None:
+            self._hazard = float(self.s["hazard"])
+        if self._hazard is None:
+            opp = self.t.opponent_chances()
+            stay = 1.0
+            for s, v in opp.items():
+                stay *= 1.0 - v["p_go_out"]
+            self._hazard = min(0.95, max(0.02, 1.0 - stay))
+        return self._hazard
+
+    def worlds(self) -> tuple[list, np.ndarray]:
+        """Sampled worlds for what opponents want, with their normalised weights."""
+        if self._worlds is None:
+            rng = np.random.default_rng([self.t.seed, len(self.t.events), 7])
+            ws = self.t.sample_worlds(int(self.s["worlds"]), rng)
+            w = np.full(len(ws), 1.0 / max(1, len(ws)))
+            if self.s["opponent_model"] and self.t.hand_events:
+                from ...belief.models import importance_weights  # noqa: PLC0415
+                from .models import world_log_likelihoods  # noqa: PLC0415
+
+                try:
+                    w = importance_weights(world_log_likelihoods(self.t, ws, "peer", recent=int(self.s["recent"]))).w
+                except ValueError:
+                    pass
+            # each opponent's hand in each world, as counts by rank and by suit and value
+            profiles = [[_profile(Counter(hands[s])) if s != self.me else None for s in range(self.st.players)]
+                        for hands, _ in ws]
+            self._worlds = (ws, w, profiles)
+        return self._worlds[0], self._worlds[1]
+
+    def wanted(self, card: str) -> dict[int, float]:
+        """For each opponent, the chance it takes (next seat) or steals ``card`` if we discard it."""
+        ws, w = self.worlds()
+        profiles = self._worlds[2]
+        st = self.st
+        out = {}
+        nxt = (self.me + 1) % st.players
+        joker = 1.0 if is_joker(card) else 0.0
+        pts = card_points(card, self.o) / 10.0
+        for s in range(st.players):
+            if s == self.me:
+                continue
+            steal = s != nxt
+            if steal and not st.can_steal():
+                out[s] = 0.0
+                continue
+            fit = 1.0 if st.down[s] and _fits(card, self._ctx) else 0.0
+            p = 0.0
+            for j, wt in enumerate(w):
+                by_rank, by_sv = profiles[j][s]
+                same, one, two = _near(card, by_rank, by_sv, st.sets > 0, st.runs > 0)
+                rows = [[same, one, two, joker, fit, 1.0 if steal else 0.0, pts, 0.0], self._pass_row]
+                p += wt * np.exp(_logp(self._wo, rows, 0))
+            out[s] = float(p)
+        return out
+
+    def danger(self, card: str) -> tuple[float, dict[int, float]]:
+        """``(chance some opponent takes or steals card, per opponent)``: the offer goes in seat
+        order, so later seats only get it when the earlier ones pass."""
+        per = self.wanted(card)
+        st = self.st
+        left = 1.0
+        total = 0.0
+        for i in range(1, st.players):
+            s = (self.me + i) % st.players
+            total += left * per[s]
+            left *= 1.0 - per[s]
+        return total, per
+
+    # ------------------------------------------------------------------ the offer
+    def best_discard_progress(self, hand: Counter) -> tuple[int, float, str | None]:
+        """The best ``(deficiency, live outs, card)`` after discarding one card of ``hand``."""
+        best = None
+        for c in sort_hand(c for c in hand if hand[c] > 0):
+            h = Counter(hand)
+            h[c] -= 1
+            d, live = self.progress(+h)
+            key = (d, -live, -card_points(c, self.o))
+            if best is None or key < best[0]:
+                best = (key, d, live, c)
+        if best is None:
+            return 99, 0.0, None
+        return best[1], best[2], best[3]
+
+    def offer(self) -> Option:
+        """Take, steal or pass the discard on offer to the observer (see the module docstring)."""
+        st = self.st
+        card = st.offer["card"]
+        hand = self.hand()
+        on_turn = st.turn == self.me
+        me = self.me
+        pen = self.o["steal_penalty"]
+        if st.down[me]:
+            fits = any(st.layoff_options(me, card))
+            gain = 1.0 if fits else 0.0
+            numbers = {"card": card, "fits_a_meld": fits}
+            if on_turn:
+                act = "take" if fits else "pass"
+                return Option({"type": act, "player": me}, gain * 10, numbers,
+                              f"{card} {'can be laid off: one card fewer to shed' if fits else 'fits no meld: draw instead'}")
+            if not fits or not st.can_steal():
+                return Option({"type": "pass", "player": me}, 0.0, numbers,
+                              f"{card} fits no meld" if not fits else "no penalty card can be drawn")
+            # down: stealing a card that fits gives one card laid off for one penalty card kept
+            cost = self._penalty_cost() if self.s["steal_pricing"] else 0.0
+            value = 10 * self.hazard() - cost
+            act = "steal" if (value > 0 or not self.s["steal_pricing"]) else "pass"
+            numbers.update({"penalty_cost": round(cost, 2)})
+            return Option({"type": act, "player": me}, value, numbers,
+                          f"{card} fits a meld but the {pen} penalty card(s) stay in hand" if act == "pass"
+                          else f"{card} fits a meld")
+        # passing keeps the hand as it is (a stock draw that does not help is discarded again)
+        d0, live0 = self.progress(hand)
+        with_c = Counter(hand)
+        with_c[card] += 1
+        if on_turn:
+            d1, live1, _ = self.best_discard_progress(with_c)
+        else:
+            d1, live1 = self.progress(with_c)
+        better = d1 < d0 or (is_joker(card) and d0 > 0)
+        numbers = {"card": card, "deficiency_now": d0, "deficiency_with": d1,
+                   "live_outs_now": round(live0, 2), "live_outs_with": round(live1, 2)}
+        if on_turn:
+            # taking is the draw: a sure improvement against a draw that improves with live/stock
+            p_draw = min(1.0, live0 / max(1, st.stock_count))
+            numbers["p_stock_draw_helps"] = round(p_draw, 3)
+            if better:
+                return Option({"type": "take", "player": me}, 10 * (1 - p_draw), numbers,
+                              f"{card} brings the contract one card closer (a stock draw would with "
+                              f"{100 * p_draw:.0f}%)")
+            return Option({"type": "pass", "player": me}, 0.0, numbers,
+                          f"{card} does not bring the contract closer")
+        if not better or not st.can_steal():
+            return Option({"type": "pass", "player": me}, 0.0, numbers,
+                          f"{card} does not bring the contract closer" if not better
+                          else "no penalty card can be drawn")
+        if not self.s["steal_pricing"]:
+            return Option({"type": "steal", "player": me}, 1.0, numbers, f"{card} brings the contract one card closer")
+        # the price: rounds saved against the extra cards held (and the bonus they may cost)
+        h = self.hazard()
+        r0 = self.rounds_to_contract(hand)
+        r1 = self.rounds_to_contract(with_c)
+        saved = max(0.0, r0 - r1 - 1.0)        # a steal does not replace our own draw
+        at_risk = sum(card_points(c, self.o) * k for c, k in hand.items())
+        gain = min(0.9, h * saved) * at_risk
+        cost = self._penalty_cost()
+        value = gain - cost
+        numbers.update({"hazard": round(h, 3), "rounds_saved": round(saved, 2), "points_at_risk": at_risk,
+                        "gain": round(gain, 2), "penalty_cost": round(cost, 2)})
+        if value > 0:
+            return Option({"type": "steal", "player": me}, value, numbers,
+                          f"{card} saves about {saved:.1f} rounds; worth {gain:.0f} points against a penalty "
+                          f"costing {cost:.0f}")
+        return Option({"type": "pass", "player": me}, -value, numbers,
+                      f"{card} would save {saved:.1f} rounds ({gain:.0f} points) but the penalty card costs "
+                      f"{cost:.0f}")
+
+    def _penalty_cost(self) -> float:
+        """Expected points a steal costs: the card taken and the penalty cards are extra cards
+        to shed (the out bonus is lost unless they can be laid off) and points held meanwhile."""
+        pen = self.o["steal_penalty"]
+        exp = self.stock_expected()
+        stock = max(1e-9, sum(exp.values()))
+        avg = sum(card_points(c, self.o) * v for c, v in exp.items()) / stock if exp else 8.0
+        extra = 1 + pen
+        bonus = -self.o["out_bonus"]
+        # each extra card takes about one more turn to shed (a turn's discard), meanwhile at risk
+        h = self.hazard()
+        return bonus * 0.6 + extra * h * 2 * avg + pen * avg * 0.3
+
+    # ------------------------------------------------------------------ the play
+    def go_down(self) -> Option | None:
+        """Go down now or wait (``None`` when the observer cannot go down now)."""
+        st = self.st
+        me = self.me
+        if st.down[me]:
+            return None
+        options = st.go_down_options(me, limit=3)
+        if not options:
+            return None
+        hand = self.hand()
+        # the arrangement that leaves the fewest points after laying off what fits
+        best = None
+        for melds in options:
+            rest = Counter(hand)
+            for m in melds:
+                rest.subtract(m.cards)
+            table = [dict(m) for m in st.table] + [{"owner": me, "kind": m.kind, "cards": list(m.cards)}
+                                                    for m in melds]
+            from .belief import _layoff_all  # noqa: PLC0415
+
+            left_cards = +rest
+            n_left = _layoff_all(Counter(left_cards), [dict(t) for t in table])
+            pts = sum(card_points(c, self.o) * k for c, k in left_cards.items())
+            key = (n_left, pts)
+            if best is None or key < best[0]:
+                best = (key, melds, n_left, pts)
+        _, melds, n_left, pts_left = best
+        action = {"type": "go_down", "player": me, "melds": [m.to_json() for m in melds]}
+        laid = sum(card_points(c, self.o) for m in melds for c in m.cards)
+        numbers = {"cards_left_after_lay_offs": n_left, "points_laid": laid, "points_left": pts_left}
+        if n_left <= 1:
+            return Option(action, -self.o["out_bonus"] + laid, numbers,
+                          f"go down and out this turn ({self.o['out_bonus']} points)")
+        if not self.s["timing"]:
+            return Option(action, laid, numbers, "go down at the first chance")
+        h = self.hazard()
+        p_next = self.p_out_next_turn()
+        bonus = -self.o["out_bonus"]
+        wait_gain = (1 - h) * p_next * bonus
+        wait_cost = h * laid
+        numbers.update({"hazard": round(h, 3), "p_down_and_out_next_turn": round(p_next, 3),
+                        "wait_gain": round(wait_gain, 2), "wait_cost": round(wait_cost, 2)})
+        if wait_gain > wait_cost:
+            return Option({"type": "wait"}, wait_gain - wait_cost, numbers,
+                          f"wait: {100 * p_next:.0f}% to go down and out next turn ({self.o['out_bonus']}) "
+                          f"against {100 * h:.0f}% that someone goes out first with {laid} points in hand")
+        return Option(action, wait_cost - wait_gain, numbers,
+                      f"go down now: {laid} points leave the hand; waiting for {self.o['out_bonus']} "
+                      f"({100 * p_next:.0f}% next turn) is not worth {100 * h:.0f}% risk")
+
+    def p_out_next_turn(self) -> float:
+        """The chance that, waiting now (discarding the best card), the observer can go down and
+        out in one turn next time: one more card, from the stock (the exact posterior of its
+        top card) or the discard on offer."""
+        st = self.st
+        hand = self.hand()
+        _, _, disc = self.best_discard_progress(hand)
+        if disc is not None:
+            hand[disc] -= 1
+            hand = +hand
+        exp = self.stock_expected()
+        total = sum(exp.values())
+        if total <= 0:
+            return 0.0
+        p = 0.0
+        cache: dict[str, float] = {}
+        for c, e in exp.items():
+            if e <= 0:
+                continue
+            if c not in cache:
+                h = Counter(hand)
+                h[c] += 1
+                probe = st.copy()
+                probe.hands[self.me] = h
+                probe.sizes[self.me] = sum(h.values())
+                d, o = can_go_down_out(probe, self.me, h)
+                cache[c] = o
+            p += cache[c] * e / total
+        return p
+
+    def discards(self) -> list[Option]:
+        """Every discard with its numbers, best first."""
+        st = self.st
+        hand = self.hand()
+        out = []
+        h = self.hazard() if (st.down[self.me] or self.s["discard_safety"]) else 0.0
+        base = {}
+        for c in sort_hand(c for c in hand if hand[c] > 0):
+            rest = Counter(hand)
+            rest[c] -= 1
+            d, live = (0, 0.0) if st.down[self.me] else self.progress(+rest)
+            pts = card_points(c, self.o)
+            base[c] = (d, live, pts, -d * 30.0 + live * 2.0 + pts * (0.2 + h) - (25.0 if is_joker(c) and not
+                                                                             st.down[self.me] else 0.0))
+        # what opponents want only re-ranks close options: price the danger of the best few
+        ranked = sorted(base, key=lambda c: -base[c][3])
+        priced = set(ranked[:int(self.s["safety_candidates"])]) if self.s["discard_safety"] else set()
+        weight = float(self.s["safety_weight"])
+        for c in ranked:
+            d, live, pts, value = base[c]
+            # value in points: progress first (a missing card is worth many rounds of risk), then
+            # the live outs kept, the points shed weighed by the risk, and what opponents get (a
+            # card not priced for it is charged the most it could be, so it never jumps ahead)
+            if c in priced:
+                danger, per = self.danger(c)
+                value -= danger * weight
+            else:
+                danger, per = 0.0, {}
+                if self.s["discard_safety"]:
+                    value -= weight
+            numbers = {"card": c, "points": pts, "deficiency_after": d, "live_outs_after": round(live, 2),
+                       "p_taken": round(danger, 3) if c in priced or not self.s["discard_safety"] else None,
+                       "taken_by": {str(s): round(p, 3) for s, p in per.items()}}
+            reason = (f"keeps {d} card{'s' if d != 1 else ''} from the contract with {live:.1f} live outs"
+                      if not st.down[self.me] else "fits no meld")
+            if c not in priced and self.s["discard_safety"]:
+                reason += "; not among the best few, so not priced for what opponents want"
+            elif danger >= 0.3:
+                reason += f"; {100 * danger:.0f}% an opponent takes it"
+            elif pts >= 10:
+                reason += f"; sheds {pts} points"
+            out.append(Option({"type": "discard", "player": self.me, "card": c}, value, numbers, reason))
+        out.sort(key=lambda o: -o.value)
+        return out
+
+    def lay_off(self) -> dict | None:
+        """A lay-off to make now (the highest-scoring card that fits), keeping a card to discard."""
+        st = self.st
+        me = self.me
+        if not st.down[me] or st.sizes[me] <= 1:
+            return None
+        hand = self.hand()
+        best = None
+        for c in sort_hand(c for c in hand if hand[c] > 0):
+            places = st.layoff_options(me, c)
+            if places:
+                key = card_points(c, self.o)
+                if best is None or key > best[0]:
+                    best = (key, {"type": "lay_off", "player": me, "card": c, "meld": places[0][0],
+                                  "at": places[0][1]})
+        return None if best is None else best[1]
+
+
+__all__ = ["Advisor", "DEFAULTS", "Option"]

@@ -1,0 +1,11 @@
+"""The players of this game: ``random``, ``peer`` and ``belief`` (registered through
+:meth:`~cardmind.core.Game.agent_classes`)."""
+
+from .base import CariocaRandomAgent
+from .belief import CariocaBeliefAgent
+from .peer import CariocaPeerAgent
+
+#: the agent classes, in the order they are listed
+AGENTS = (CariocaRandomAgent, CariocaPeerAgent, CariocaBeliefAgent)
+
+__all__ = ["AGENTS", "CariocaBeliefAgent", "CariocaPeerAgent", "CariocaRandomAgent"]

@@ -1,0 +1,873 @@
+"""Belief tracking for contract rummy from one player's view.
+
+**What is counted.** Each hand is a new deal, so the belief is about the hand being played.
+A *consistent history* of it is: an assignment of the physical cards the observer has not
+located (copies of a card are distinct physical cards that records do not tell apart) to
+the other seats' dealt hands (as sets), to each draw the observer did not see (in order) and
+to the stock (as a set); the shuffled order of each restock (likewise: unseen draws in
+order, the rest as a set); and, for every card another player showed (a discard, a meld, a
+lay-off, the hands shown at the end), which physical copy it was. Histories that make every
+event legal are the consistent ones; all are equally likely (the constraint-only posterior,
+``shared/spec/records.md``: "all consistent deals are equally likely", with copies counted as
+the distinct cards they are). Counting which copy was shown is what a player choosing a
+physical card at random would do; it makes the posterior of the cards not yet shown exactly
+multivariate hypergeometric within each *pool* (below), which ``tests/test_carioca_belief.py``
+checks against a brute-force enumeration of histories on a small pack.
+
+**Method** (exact integers). The cards an observer cannot place come from *pools*: pool 0 is
+the pack less the observer's dealt hand and the card turned up; each restock starts a new
+pool, the restocked discards (a known multiset) in an unknown order. Every hidden card of
+another seat sits in a *slot* of one pool (dealt or drawn before or after a restock), and
+the stock holds the rest of each pool. Cards of one pool are exchangeable, so a **state**
+is, per other seat and pool, how many slots it holds, the cards it holds publicly (discards
+it took or stole), and per pool which cards are not yet placed. Each event maps states to
+states with integer multiplicities:
+
+* another seat's unseen draw (or penalty card) from pool ``p``: ``n_sp + 1`` (the drawn card
+  joins its ``p`` slots);
+* the observer's own draw of card ``c`` from pool ``p``: ``M_p[c]`` (which copy);
+* another seat shows ``c``: one branch per pool ``p`` with a slot there (``M_p[c]`` copies of
+  ``c`` unplaced), and one for a publicly held copy (``known[s][c]`` copies);
+* a take or a steal: the card joins that seat's public cards; a restock: a new pool.
+
+The number of consistent histories of a state is ``W * prod_p |M_p|! / (prod_s n_sp! * S_p!)``
+(``S_p`` the stock cards of pool ``p``), its posterior weight; summed, the exact count
+(:attr:`CariocaBelief.consistent_deals`). Given a state, the cards of each pool are dealt
+uniformly into its slots and stock: per card and seat the expected copies are
+``sum_p n_sp M_p[c] / |M_p|`` and the chance of none is the product over pools of the
+hypergeometric ``C(|M_p| - M_p[c], n_sp) / C(|M_p|, n_sp)``. :meth:`CariocaBelief.sample_worlds`
+draws complete worlds (every hand, the stock in order) exactly from this posterior.
+
+**Beyond the constraints** (``model``): the choices players make (take, pass, steal, which
+card to discard) say what they collect. With a player model of :mod:`.models` (fitted to
+``peer`` or ``belief`` players by maximum likelihood, :class:`~cardmind.belief.models.SoftmaxChoice`),
+the tracker samples worlds from the exact posterior and weighs each by the likelihood of
+every choice the other seats made this hand (:func:`~cardmind.belief.models.importance_weights`);
+answers are then weighted means with standard errors and the effective sample size.
+
+**Opponents.** For every other seat: the chance that it can go down, and that it can go
+out, by the end of its next turn, in a world: its hand plus the card it would get (the
+discard on offer when it may still take it, or the stock card it would draw if every player
+before it drew from the stock). Exact (enumerating its possible hands) when it has at most
+``exact_hidden`` hidden cards, else the mean over ``samples`` sampled worlds with its
+standard error.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from math import comb, factorial, sqrt
+from typing import Any
+
+import numpy as np
+
+from ...belief.blocks import randbelow
+from ...belief.tracker import Tracker
+from ...errors import Contradiction
+from .melds import can_make, find_contract, layoff_candidates, layoff_places
+from .models import decision_of
+from .rules import deck_counts, hand_cards, sort_hand
+
+#: the power of a player model's likelihood (measured: the fitted models at full strength are
+#: overconfident; a fifth of their log-likelihood helps a little: docs/carioca.md)
+TEMPER = 0.2
+#: sampled worlds for the opponents' chances (and the player model)
+DEFAULT_SAMPLES = 60
+#: enumerate an opponent's hands exactly when it holds at most this many hidden cards (0: when
+#: every card it holds is public; each hidden card multiplies the work by the cards unseen)
+EXACT_HIDDEN = 0
+
+
+class _Filter:
+    """The exact forward filter of one hand (see the module docstring)."""
+
+    def __init__(self, deck: Counter, observer: int, players: int, hand: Iterable[str], up: str,
+                 dealt: int, stock: int):
+        self.types = tuple(sorted(deck, key=lambda c: (c in ("RJ", "BJ"), c)))
+        self.index = {c: i for i, c in enumerate(self.types)}
+        self.T = len(self.types)
+        self.observer = observer
+        self.players = players
+        self.others = [s for s in range(players) if s != observer]
+        self.k = {s: i for i, s in enumerate(self.others)}
+        m0 = Counter(deck)
+        m0.subtract(Counter(hand))
+        m0[up] -= 1
+        if any(v < 0 for v in m0.values()):
+            raise Contradiction("the observer's hand and the card turned up hold more copies than the pack", 0)
+        pool0 = tuple(m0[c] for c in self.types)
+        slots = tuple((dealt,) for _ in self.others)
+        known = tuple(() for _ in self.others)
+        self.stock = [stock]            # stock cards per pool (public), oldest pool first
+        self.states: dict[tuple, int] = {(slots, known, (pool0,)): 1}
+
+    # ------------------------------------------------------------------ helpers
+    def _draw_pool(self) -> int:
+        for p, n in enumerate(self.stock):
+            if n > 0:
+                return p
+        raise Contradiction("a card was drawn from an empty stock")
+
+    @staticmethod
+    def _known_add(known: tuple, i: int, delta: int) -> tuple:
+        d = dict(known)
+        v = d.get(i, 0) + delta
+        if v:
+            d[i] = v
+        else:
+            d.pop(i, None)
+        return tuple(sorted(d.items()))
+
+    def _merge(self, out: dict, key: tuple, w: int) -> None:
+        if w:
+            out[key] = out.get(key, 0) + w
+
+    def _check(self, what: str) -> None:
+        if not self.states:
+            raise Contradiction(f"no history is consistent with {what}")
+
+    # ------------------------------------------------------------------ events
+    def hidden_draw(self, seat: int, count: int = 1) -> None:
+        """``seat`` (another seat) drew ``count`` cards the observer did not see."""
+        k = self.k[seat]
+        for _ in range(count):
+            p = self._draw_pool()
+            out: dict = {}
+            for (slots, known, pools), w in self.states.items():
+                row = list(slots[k])
+                row[p] += 1
+                ns = slots[:k] + (tuple(row),) + slots[k + 1:]
+                self._merge(out, (ns, known, pools), w * row[p])
+            self.states = out
+            self.stock[p] -= 1
+
+    def own_draw(self, cards: Iterable[str]) -> None:
+        """The observer drew ``cards`` from the stock (its draw or its penalty cards)."""
+        for c in cards:
+            p = self._draw_pool()
+            i = self.index[c]
+            out: dict = {}
+            for (slots, known, pools), w in self.states.items():
+                m = pools[p][i]
+                if m <= 0:
+                    continue
+                pool = list(pools[p])
+                pool[i] -= 1
+                npools = pools[:p] + (tuple(pool),) + pools[p + 1:]
+                self._merge(out, (slots, known, npools), w * m)
+            self.states = out
+            self.stock[p] -= 1
+            self._check(f"the observer drawing {c}")
+
+    def take(self, seat: int, card: str) -> None:
+        """``seat`` (another seat) took or stole ``card`` (public)."""
+        k, i = self.k[seat], self.index[card]
+        out: dict = {}
+        for (slots, known, pools), w in self.states.items():
+            nk = known[:k] + (self._known_add(known[k], i, 1),) + known[k + 1:]
+            self._merge(out, (slots, nk, pools), w)
+        self.states = out
+
+    def reveal(self, seat: int, card: str) -> None:
+        """``seat`` (another seat) showed ``card`` as it left its hand."""
+        k, i = self.k[seat], self.index[card]
+        out: dict = {}
+        for (slots, known, pools), w in self.states.items():
+            kd = dict(known[k])
+            if kd.get(i, 0) > 0:
+                nk = known[:k] + (self._known_add(known[k], i, -1),) + known[k + 1:]
+                self._merge(out, (slots, nk, pools), w * kd[i])
+            for p, n in enumerate(slots[k]):
+                m = pools[p][i]
+                if n <= 0 or m <= 0:
+                    continue
+                row = list(slots[k])
+                row[p] -= 1
+                pool = list(pools[p])
+                pool[i] -= 1
+                ns = slots[:k] + (tuple(row),) + slots[k + 1:]
+                npools = pools[:p] + (tuple(pool),) + pools[p + 1:]
+                self._merge(out, (ns, known, npools), w * m)
+        self.states = out
+        self._check(f"seat {seat} showing {card}")
+
+    def restock(self, cards: Iterable[str]) -> None:
+        """The discards ``cards`` (a multiset) became a new pool at the bottom of the stock."""
+        cnt = Counter(cards)
+        pool = tuple(cnt[c] for c in self.types)
+        out: dict = {}
+        for (slots, known, pools), w in self.states.items():
+            ns = tuple(row + (0,) for row in slots)
+            self._merge(out, (ns, known, pools + (pool,)), w)
+        self.states = out
+        self.stock.append(sum(cnt.values()))
+
+    # ------------------------------------------------------------------ answers
+    def arrangements(self, key: tuple) -> int:
+        """``prod_p |M_p|! / (prod_s n_sp! * S_p!)`` of a state."""
+        slots, _, pools = key
+        out = 1
+        for p, pool in enumerate(pools):
+            total = sum(pool)
+            den = factorial(self.stock[p])
+            for row in slots:
+                den *= factorial(row[p])
+            if sum(row[p] for row in slots) + self.stock[p] != total:
+                raise AssertionError("a pool's slots and stock do not add up to its cards")
+            out *= factorial(total) // den
+        return out
+
+    def weighted(self) -> list[tuple[tuple, int]]:
+        """``(state, number of consistent histories)`` of every state."""
+        return [(key, w * self.arrangements(key)) for key, w in self.states.items()]
+
+
+class CariocaBelief(Tracker):
+    """The posterior of one observer in a contract rummy game (see the module docstring).
+
+    Args:
+        options: the game's options (parsed or raw).
+        observer: the observer's seat.
+        hand: the observer's dealt cards (first hand; later hands come in ``deal`` events).
+        model: the player model weighing the consistent histories: ``"uniform"`` (the
+            constraint-only posterior, exact), ``"peer"`` or ``"belief"`` (see :mod:`.models`).
+        samples: worlds sampled for the opponents' chances and for a player model.
+        seed: seed of the sampler (results are reproducible).
+        exact_hidden: enumerate an opponent's possible hands exactly (its chances to go down
+            and out) when it has at most this many hidden cards.
+        temper: the power of the player model's likelihood (1: the model as fitted; below 1
+            flattens the weights, a guard against a model that fits the players imperfectly;
+            default :data:`TEMPER`).
+        recent: weigh only each other seat's last ``recent`` choices (``None``: all this hand).
+
+    Raises:
+        IllegalAction: (from :meth:`observe`) an event that breaks the rules.
+        Contradiction: (from :meth:`observe` and the queries) no history fits the events.
+    """
+
+    def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], up: str | None = None,
+                 model: str = "uniform", samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 exact_hidden: int = EXACT_HIDDEN, temper: float = TEMPER, recent: int | None = None):
+        from ...core import get_game  # noqa: PLC0415
+
+        self.game = get_game("carioca")
+        self.options = self.game.parse_options(options)
+        self.players = self.options["players"]
+        if not 0 <= observer < self.players:
+            raise ValueError(f"observer {observer} is not a seat (0-{self.players - 1})")
+        from .models import MODELS  # noqa: PLC0415
+
+        if model not in MODELS:
+            raise ValueError(f"unknown contract rummy player model {model!r} (models: {', '.join(MODELS)})")
+        if up is None:
+            raise ValueError("the contract rummy tracker needs the card turned up ('up' of the record's header)")
+        self.model = model
+        self.temper = float(temper)
+        self.recent = recent
+        self.samples = int(samples)
+        self.seed = int(seed)
+        self.exact_hidden = int(exact_hidden)
+        self.observer = observer
+        self.hand = list(hand)
+        self.up = up
+        self.state = self.game.new_state(self.options, {"observer": observer, "hand": list(self.hand), "up": up})
+        self.deck = deck_counts(self.options)
+        self.events: list[dict] = []
+        self._new_filter(self.hand, up)
+        self._cache: dict[str, Any] = {}
+
+    @classmethod
+    def from_record(cls, record, seat: int | None = None, upto_event: int | None = None, **settings: Any):
+        """As :meth:`Tracker.from_record`, passing the header's ``up`` (the card turned up)."""
+        from ...belief.tracker import record_view  # noqa: PLC0415
+        from ...errors import IllegalAction, RecordError  # noqa: PLC0415
+
+        view, seat = record_view(record, seat)
+        tracker = cls(view.options, seat, view.header["hand"], up=view.header["up"], **settings)
+        events = view.events[:upto_event]
+        # the hands before the last deal only need the rules (each hand's belief starts afresh)
+        last_deal = max((i for i, ev in enumerate(events) if ev["type"] == "deal"), default=-1)
+        for i, ev in enumerate(events):
+            try:
+                tracker.observe(ev, track=i >= last_deal)
+            except IllegalAction as exc:
+                raise RecordError(record.path, record.line_of(i), f"illegal {ev['type']}: {exc.message} "
+                                                                  f"(rule: {exc.rule})", exc.rule) from None
+            except Contradiction as exc:
+                raise RecordError(record.path, record.line_of(i), f"no deal is consistent with the record after "
+                                                                  f"this {ev['type']} event: {exc.message}",
+                                  "contradiction") from None
+        return tracker
+
+    def _new_filter(self, hand: Iterable[str], up: str) -> None:
+        st = self.state
+        self.filter = _Filter(self.deck, self.observer, self.players, hand, up,
+                              hand_cards(self.options, st.hand_no), st.stock_count)
+        self.hand_events: list[dict] = []
+        #: ``(index in hand_events, decision)`` of every choice another seat made this hand
+        #: (:func:`.models.decision_of`), for the player models
+        self.decisions: list[tuple[int, dict]] = []
+
+    # ------------------------------------------------------------------ events
+    def observe(self, event: Mapping[str, Any], track: bool = True) -> None:
+        """Add one event as the observer saw it (checked against the rules first).
+
+        Args:
+            event: the event.
+            track: update the belief too (``False``: only the rules, for an event of a hand that
+                a later ``deal`` event will end anyway; the belief then starts afresh).
+
+        Raises:
+            IllegalAction: the event breaks a rule.
+            Contradiction: no history is consistent with it (the tracker is then unusable).
+        """
+        ev = dict(event)
+        before = self.state
+        if not track:
+            before.apply_event(ev)
+            self.events.append(ev)
+            if ev["type"] == "deal":
+                self._new_filter(ev["hands"][self.observer], ev["up"])
+            self._cache = {}
+            return
+        after = before.copy()
+        after.apply_event(ev)
+        f = self.filter
+        o = self.observer
+        t = ev["type"]
+        p = ev.get("player")
+        if t in ("take", "steal") and p != o:
+            f.take(p, ev["card"])
+        if t == "steal":
+            if p == o:
+                f.own_draw(ev["penalty"])
+            else:
+                f.hidden_draw(p, self.options["steal_penalty"])
+        elif t == "draw":
+            if p == o:
+                f.own_draw([ev["card"]])
+            else:
+                f.hidden_draw(p)
+        elif t == "restock":
+            f.restock(before.pile[:-1])
+        elif t == "go_down" and p != o:
+            for m in ev["melds"]:
+                for c in m["cards"]:
+                    f.reveal(p, c)
+        elif t in ("lay_off", "discard") and p != o:
+            f.reveal(p, ev["card"])
+        elif t == "hand_end":
+            for s, h in enumerate(ev["hands"]):
+                if s != o:
+                    for c in h:
+                        f.reveal(s, c)
+        if p is not None and p != o:
+            d = decision_of(before, ev)
+            if d is not None:
+                self.decisions.append((len(self.hand_events), d))
+        self.state = after
+        self.events.append(ev)
+        self.hand_events.append(ev)
+        if t == "deal":
+            self._new_filter(ev["hands"][o], ev["up"])
+        self._cache = {}
+
+    # ------------------------------------------------------------------ the exact posterior
+    def _weighted(self) -> list[tuple[tuple, int]]:
+        w = self._cache.get("weighted")
+        if w is None:
+            w = self.filter.weighted()
+            if not w or sum(x for _, x in w) == 0:
+                raise Contradiction("no history is consistent with the events")
+            self._cache["weighted"] = w
+        return w
+
+    @property
+    def consistent_deals(self) -> int:
+        """The exact number of consistent histories of the hand being played (see the module
+        docstring); raises :class:`~cardmind.errors.Contradiction` when it is zero."""
+        return sum(x for _, x in self._weighted())
+
+    @property
+    def exact(self) -> bool:
+        """Whether the card probabilities are exact (the constraint-only posterior) rather than
+        weighted by a sampled player model."""
+        return self.model == "uniform"
+
+    def hand_over(self) -> bool:
+        """Whether the hand being tracked has ended (its hands were shown; the next is not dealt yet)."""
+        return self.state.phase in ("deal", "over")
+
+    def unseen(self) -> Counter:
+        """Copies of every card the observer cannot place now (in other hands, unseen, or the
+        stock); empty once the hand has ended (every hand was shown)."""
+        st = self.state
+        if self.hand_over():
+            return Counter()
+        loc = Counter(st.pile)
+        loc.update(st.table_counts())
+        loc.update(st.hands[self.observer])
+        for s in range(self.players):
+            if s != self.observer:
+                loc.update(st.known[s])
+        out = Counter(self.deck)
+        out.subtract(loc)
+        return +out
+
+    def known_cards(self) -> dict[int, list[str]]:
+        """Per other seat, the cards everyone knows it holds now (discards it took or stole and
+        has not played)."""
+        return {s: sort_hand(self.state.known[s].elements()) for s in range(self.players) if s != self.observer}
+
+    def stock_expected(self) -> dict[str, float]:
+        """Expected copies of every unseen card in the stock (exact posterior; cheaper than
+        :meth:`holdings_exact`)."""
+        hit = self._cache.get("stock_expected")
+        if hit is not None:
+            return hit
+        f = self.filter
+        weighted = self._weighted()
+        total = sum(x for _, x in weighted)
+        acc = [0.0] * f.T
+        for (_, _, pools), x in weighted:
+            wt = x / total
+            for p, pool in enumerate(pools):
+                n, size = f.stock[p], sum(pool)
+                if n and size:
+                    k = wt * n / size
+                    for i, m in enumerate(pool):
+                        if m:
+                            acc[i] += k * m
+        out = {f.types[i]: v for i, v in enumerate(acc) if v > 0}
+        self._cache["stock_expected"] = out
+        return out
+
+    def holdings_exact(self) -> dict[str, dict[str, dict[str, float]]]:
+        """The constraint-only posterior of every unseen card: ``{card: {place: {"expected":
+        copies, "p_any": P(at least one copy)}}}`` for ``place`` each other seat (as a string)
+        and ``"stock"``. For a seat, both count only the copies beyond those everyone knows it
+        holds (:meth:`known_cards`): ``p_any`` is the chance it holds more copies than those."""
+        hit = self._cache.get("holdings_exact")
+        if hit is not None:
+            return hit
+        f = self.filter
+        weighted = self._weighted()
+        total = sum(x for _, x in weighted)
+        unseen = self.unseen()
+        st = self.state
+        acc = {c: {pl: [0.0, 0.0] for pl in [str(s) for s in f.others] + ["stock"]} for c in unseen}
+        for (slots, known, pools), x in weighted:
+            wt = x / total
+            sizes = [sum(pool) for pool in pools]
+            for c in unseen:
+                i = f.index[c]
+                for k, s in enumerate(f.others):
+                    fk = dict(known[k]).get(i, 0)
+                    groups = [(slots[k][p], pool[i], sizes[p]) for p, pool in enumerate(pools)]
+                    e = fk + sum(n * m / t for n, m, t in groups if n and t)
+                    need = st.known[s][c] + 1 - fk       # hidden copies that make more than the known ones
+                    a = acc[c][str(s)]
+                    a[0] += wt * (e - st.known[s][c])
+                    a[1] += wt * _p_at_least(groups, need)
+                groups = [(f.stock[p], pool[i], sizes[p]) for p, pool in enumerate(pools)]
+                a = acc[c]["stock"]
+                a[0] += wt * sum(n * m / t for n, m, t in groups if n and t)
+                a[1] += wt * _p_at_least(groups, 1)
+        out = {c: {pl: {"expected": v[0], "p_any": v[1]} for pl, v in acc[c].items()} for c in sort_hand(unseen)}
+        self._cache["holdings_exact"] = out
+        return out
+
+    # ------------------------------------------------------------------ sampling worlds
+    def sample_worlds(self, k: int, rng: np.random.Generator) -> list[tuple[list[list[str]], list[str]]]:
+        """``k`` complete worlds drawn exactly from the constraint-only posterior: ``(hands, stock)``
+        with every seat's hand now (the observer's own, the others' public and hidden cards)
+        and the stock in draw order."""
+        f = self.filter
+        weighted = self._weighted()
+        weights = [x for _, x in weighted]
+        total = sum(weights)
+        st = self.state
+        out = []
+        for _ in range(k):
+            r = randbelow(rng, total)
+            for j, x in enumerate(weights):
+                if r < x:
+                    break
+                r -= x
+            slots, known, pools = weighted[j][0]
+            hands = [None] * self.players
+            stock: list[str] = []
+            extra = [[] for _ in f.others]
+            for p, pool in enumerate(pools):
+                items = [f.types[i] for i, m in enumerate(pool) for _ in range(m)]
+                order = rng.permutation(len(items))
+                items = [items[q] for q in order]
+                pos = 0
+                for kk in range(len(f.others)):
+                    n = slots[kk][p]
+                    extra[kk].extend(items[pos:pos + n])
+                    pos += n
+                stock.extend(items[pos:pos + f.stock[p]])
+            for kk, s in enumerate(f.others):
+                hands[s] = sort_hand([f.types[i] for i, m in known[kk] for _ in range(m)] + extra[kk])
+            hands[self.observer] = sort_hand(st.hands[self.observer].elements())
+            out.append((hands, stock))
+        return out
+
+    def _rng(self, salt: int = 0) -> np.random.Generator:
+        return np.random.default_rng([self.seed, len(self.events), salt])
+
+    def worlds(self) -> tuple[list, np.ndarray | None]:
+        """The sampled worlds the answers beyond the exact posterior use (cached per event), and
+        their player-model log-weights (``None`` for the uniform model)."""
+        hit = self._cache.get("worlds")
+        if hit is not None:
+            return hit
+        ws = self.sample_worlds(self.samples, self._rng(1))
+        logw = None
+        if self.model != "uniform":
+            from .models import world_log_likelihoods  # noqa: PLC0415
+
+            logw = self.temper * world_log_likelihoods(self, ws, self.model, recent=self.recent)
+        self._cache["worlds"] = (ws, logw)
+        return ws, logw
+
+    def holdings(self) -> dict[str, dict[str, dict[str, float]]]:
+        """The posterior of every unseen card under :attr:`model` (exact for ``"uniform"``; for a
+        player model the weighted mean over the sampled worlds, with ``"stderr"`` of ``p_any``)."""
+        if self.model == "uniform":
+            return self.holdings_exact()
+        hit = self._cache.get("holdings_model")
+        if hit is not None:
+            return hit
+        from ...belief.models import weighted_mean  # noqa: PLC0415
+
+        ws, logw = self.worlds()
+        unseen = sort_hand(self.unseen())
+        others = [s for s in range(self.players) if s != self.observer]
+        places = [str(s) for s in others] + ["stock"]
+        st = self.state
+        vals = np.zeros((len(ws), len(unseen), len(places), 2))
+        for j, (hands, stock) in enumerate(ws):
+            sc = Counter(stock)
+            for pi, s in enumerate(others):
+                h = Counter(hands[s])
+                h.subtract(st.known[s])
+                for ci, c in enumerate(unseen):
+                    vals[j, ci, pi] = (h[c], h[c] > 0)
+            for ci, c in enumerate(unseen):
+                vals[j, ci, len(others)] = (sc[c], sc[c] > 0)
+        mean, se, ess = weighted_mean(vals, logw)
+        out = {}
+        for ci, c in enumerate(unseen):
+            out[c] = {pl: {"expected": float(mean[ci, pi, 0]), "p_any": float(mean[ci, pi, 1]),
+                           "stderr": float(se[ci, pi, 1])} for pi, pl in enumerate(places)}
+        self._cache["holdings_model"] = out
+        self._cache["ess"] = ess
+        return out
+
+    @property
+    def ess(self) -> float | None:
+        """The effective sample size of the player model's weights (``None`` for ``uniform``)."""
+        if self.model == "uniform":
+            return None
+        self.holdings()
+        return self._cache.get("ess")
+
+    # ------------------------------------------------------------------ opponents
+    def next_card_index(self, seat: int) -> tuple[int, bool]:
+        """``(k, offer)`` for ``seat``'s next turn: the stock card it would draw is the ``k``-th
+        (0-based) if every player on turn before it drew from the stock; ``offer``: it may still
+        take (or steal) the discard on offer now."""
+        st = self.state
+        n = self.players
+        offer = st.phase == "offer" and seat in st.offer["order"]
+        if st.phase == "play" and st.turn == seat:
+            return -1, False         # it has drawn already: its hand now is what counts
+        if st.phase == "offer" or st.phase == "draw":
+            k = (seat - st.turn) % n
+        else:
+            k = (seat - st.turn - 1) % n
+        return k, offer
+
+    def opponent_chances(self) -> dict[int, dict[str, Any]]:
+        """For every other seat: ``{"down": bool, "p_go_down", "p_go_out", "stderr_down",
+        "stderr_out", "exact": bool, "samples"}``: the chance it can go down (1 when it is down
+        already) and go out by the end of its next turn (see the module docstring)."""
+        hit = self._cache.get("opponents")
+        if hit is not None:
+            return hit
+        st = self.state
+        out: dict[int, dict[str, Any]] = {}
+        for s in range(self.players):
+            if s == self.observer:
+                continue
+            hidden = st.sizes[s] - sum(st.known[s].values())
+            if st.over or st.phase in ("hand_end", "deal"):
+                out[s] = {"down": st.down[s], "p_go_down": 0.0, "p_go_out": 0.0, "stderr_down": 0.0,
+                          "stderr_out": 0.0, "exact": True, "samples": 0}
+                continue
+            if hidden <= self.exact_hidden and self.model == "uniform":
+                out[s] = self._chances_exact(s)
+            else:
+                out[s] = self._chances_sampled(s)
+        self._cache["opponents"] = out
+        return out
+
+    def _outcomes(self, seat: int, hand: Counter, extra: list[str | None]) -> tuple[float, float]:
+        """Whether ``seat`` holding ``hand`` can go down / out with one of the ``extra`` cards
+        (``None``: no card, it has drawn already)."""
+        st = self.state
+        down = out = 0.0
+        memo = self._cache.setdefault("outcomes", {})
+        for x in extra:
+            h = Counter(hand)
+            if x is not None:
+                h[x] += 1
+            key = (seat, tuple(sorted(h.items())))
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = can_go_down_out(st, seat, h)
+            d, o = hit
+            down = max(down, d)
+            out = max(out, o)
+            if down and out:
+                break
+        return down, out
+
+    def _extra_cards(self, seat: int, stock: list[str]) -> list[str | None]:
+        k, offer = self.next_card_index(seat)
+        if k < 0:
+            return [None]
+        cards: list[str | None] = []
+        if k < len(stock):
+            cards.append(stock[k])
+        if offer:
+            cards.append(self.state.offer["card"])
+        return cards or [None]
+
+    def _chances_sampled(self, seat: int) -> dict[str, Any]:
+        ws, logw = self.worlds()
+        vals = np.zeros((len(ws), 2))
+        for j, (hands, stock) in enumerate(ws):
+            vals[j] = self._outcomes(seat, Counter(hands[seat]), self._extra_cards(seat, stock))
+        if logw is None:
+            mean = vals.mean(axis=0)
+            se = np.sqrt(mean * (1 - mean) / max(1, len(ws)))
+        else:
+            from ...belief.models import weighted_mean  # noqa: PLC0415
+
+            mean, se, _ = weighted_mean(vals, logw)
+        return {"down": self.state.down[seat], "p_go_down": float(mean[0]), "p_go_out": float(mean[1]),
+                "stderr_down": float(se[0]), "stderr_out": float(se[1]), "exact": False, "samples": len(ws)}
+
+    def _chances_exact(self, seat: int) -> dict[str, Any]:
+        """Enumerate ``seat``'s hidden cards (per state, per pool: multivariate hypergeometric) and
+        the card it would draw (uniform over the rest of its pool, by exchangeability)."""
+        f = self.filter
+        k = f.k[seat]
+        weighted = self._weighted()
+        total = sum(x for _, x in weighted)
+        st = self.state
+        idx, offer = self.next_card_index(seat)
+        pd = po = 0.0
+        for (slots, known, pools), x in weighted:
+            wt = x / total
+            base = Counter({f.types[i]: m for i, m in known[k]})
+            for combo, prob in _pool_hands(f, slots[k], pools):
+                hand = base + combo
+                if idx < 0:
+                    d, o = self._outcomes(seat, hand, [None])
+                else:
+                    # the stock card at position idx: from the pool it falls in, uniform over its
+                    # cards not in this seat's hand (the stock and the other slots are exchangeable)
+                    p = _pool_at(f.stock, idx)
+                    draws: list[tuple[str | None, float]] = []
+                    if p is None:
+                        draws = [(None, 1.0)]
+                    else:
+                        left = Counter({f.types[i]: m for i, m in enumerate(pools[p]) if m})
+                        mine = _combo_pool_part(combo, slots[k], pools, p, f)
+                        left.subtract(mine)
+                        left = +left
+                        tot = sum(left.values())
+                        draws = [(c, m / tot) for c, m in left.items()] if tot else [(None, 1.0)]
+                    d = o = 0.0
+                    offer_card = st.offer["card"] if offer else None
+                    for c, q in draws:
+                        dd, oo = self._outcomes(seat, hand, [c] + ([offer_card] if offer_card else []))
+                        d += q * dd
+                        o += q * oo
+                pd += wt * prob * d
+                po += wt * prob * o
+        return {"down": st.down[seat], "p_go_down": pd, "p_go_out": po, "stderr_down": 0.0,
+                "stderr_out": 0.0, "exact": True, "samples": 0}
+
+    # ------------------------------------------------------------------ output
+    def to_json(self) -> dict[str, Any]:
+        """The belief object of ``cardmind belief --json`` (``docs/carioca.md``)."""
+        st = self.state
+        opp = self.opponent_chances()
+        hold = self.holdings()
+        out = {
+            "game": "carioca", "observer": self.observer, "hand": st.hand_no,
+            "contract": {"sets": st.sets, "runs": st.runs},
+            "consistent_deals": self.consistent_deals, "exact": self.exact, "model": self.model,
+            "states": len(self.filter.states), "hand_sizes": list(st.sizes), "stock": st.stock_count,
+            "your_hand": sort_hand(st.hands[self.observer].elements()),
+            "known": {str(s): v for s, v in self.known_cards().items()},
+            "out_of_play": {"table": [{"owner": m["owner"], "kind": m["kind"], "cards": list(m["cards"])}
+                                      for m in st.table], "pile": list(st.pile)},
+            "unseen": dict(sorted(self.unseen().items())),
+            "holdings": hold,
+            "opponents": {str(s): v for s, v in opp.items()},
+        }
+        if self.model != "uniform":
+            out["ess"] = self.ess
+            out["samples"] = self.samples
+        return out
+
+
+# ---------------------------------------------------------------------------- helpers
+def _p_none(n: int, m: int, t: int) -> float:
+    """``C(t - m, n) / C(t, n)``: no copy among ``n`` drawn from ``t`` cards holding ``m`` copies
+    (as the product ``prod_j (t - n - j) / (t - j)`` over the ``m`` copies)."""
+    if n <= 0 or m <= 0:
+        return 1.0
+    if n > t - m:
+        return 0.0
+    out = 1.0
+    for j in range(m):
+        out *= (t - n - j) / (t - j)
+    return out
+
+
+def _p_at_least(groups: list[tuple[int, int, int]], need: int) -> float:
+    """P(at least ``need`` copies) in the union of independent hypergeometric draws: per group
+    ``(drawn, copies in the pool, pool size)``."""
+    if need <= 0:
+        return 1.0
+    if need == 1:
+        none = 1.0
+        for n, m, t in groups:
+            if n and t:
+                none *= _p_none(n, m, t)
+        return 1.0 - none
+    dist = [1.0]
+    for n, m, t in groups:
+        if not n or not t:
+            continue
+        pmf = [comb(m, j) * comb(t - m, n - j) / comb(t, n) for j in range(min(m, n) + 1)]
+        new = [0.0] * (len(dist) + len(pmf) - 1)
+        for a, pa in enumerate(dist):
+            for b, pb in enumerate(pmf):
+                new[a + b] += pa * pb
+        dist = new
+    return max(0.0, 1.0 - sum(dist[:need]))
+
+
+def _pool_at(stock: list[int], idx: int) -> int | None:
+    for p, n in enumerate(stock):
+        if idx < n:
+            return p
+        idx -= n
+    return None
+
+
+def _pool_hands(f: _Filter, row: tuple, pools: tuple) -> list[tuple[Counter, float]]:
+    """Every multiset of a seat's hidden cards with its probability: per pool, ``row[p]`` cards
+    drawn without replacement from the pool's unplaced cards (multivariate hypergeometric)."""
+    parts: list[list[tuple[Counter, float]]] = []
+    for p, n in enumerate(row):
+        pool = pools[p]
+        total = sum(pool)
+        items = [(f.types[i], m) for i, m in enumerate(pool) if m]
+        opts: list[tuple[Counter, float]] = []
+
+        def rec(j: int, left: int, cur: dict, ways: int) -> None:
+            if left == 0:
+                opts.append((Counter(cur), ways / comb(total, n)))
+                return
+            if j == len(items):
+                return
+            c, m = items[j]
+            for t in range(min(m, left), -1, -1):
+                if t:
+                    cur[c] = t
+                else:
+                    cur.pop(c, None)
+                rec(j + 1, left - t, cur, ways * comb(m, t))
+            cur.pop(c, None)
+
+        rec(0, n, {}, 1)
+        parts.append([(Counter({(p, c): v for c, v in cnt.items()}), pr) for cnt, pr in opts])
+    out: list[tuple[Counter, float]] = [(Counter(), 1.0)]
+    for opts in parts:
+        out = [(a + b, pa * pb) for a, pa in out for b, pb in opts]
+    res = []
+    for cnt, pr in out:
+        c2: Counter = Counter()
+        for (p, c), v in cnt.items():
+            c2[c] += v
+        c2._pools = cnt  # type: ignore[attr-defined]
+        res.append((c2, pr))
+    return res
+
+
+def _combo_pool_part(combo: Counter, row: tuple, pools: tuple, p: int, f: _Filter) -> Counter:
+    parts = getattr(combo, "_pools", None)
+    if parts is None:
+        return Counter()
+    return Counter({c: v for (q, c), v in parts.items() if q == p})
+
+
+def can_go_down_out(state, seat: int, hand: Counter) -> tuple[float, float]:
+    """``(can go down, can go out)`` for ``seat`` holding ``hand`` in its turn now (1.0 or 0.0):
+    down: it is down already or the contract is in ``hand`` (with a card to spare); out: after
+    going down (when it must) and laying off every card it can on the table and its new melds,
+    at most one card (its discard) is left."""
+    cards = [c for c in hand.elements()]
+    if state.down[seat]:
+        left = _layoff_all(Counter(hand), [dict(m) for m in state.table])
+        return 1.0, 1.0 if left <= 1 else 0.0
+    found = find_contract(cards, state.sets, state.runs, limit=3)
+    if not found:
+        return 0.0, 0.0
+    for melds in found:
+        rest = Counter(hand)
+        for m in melds:
+            rest.subtract(m.cards)
+        table = [dict(m) for m in state.table] + [{"owner": seat, "kind": m.kind, "cards": list(m.cards)}
+                                                  for m in melds]
+        if _layoff_all(+rest, table) <= 1:
+            return 1.0, 1.0
+    return 1.0, 0.0
+
+
+def _layoff_all(rest: Counter, table: list[dict]) -> int:
+    """Lay off greedily (repeat until nothing fits) keeping one card; the cards left."""
+    rest = +Counter(rest)
+    left = sum(rest.values())
+    targets = [layoff_candidates(m["kind"], m["cards"]) for m in table]
+    changed = True
+    while changed and left > 1:
+        changed = False
+        for k, m in enumerate(table):
+            for c, at in targets[k]:
+                if rest[c] > 0 and left > 1:
+                    m["cards"] = [c] + m["cards"] if at == "start" else m["cards"] + [c]
+                    rest[c] -= 1
+                    left -= 1
+                    targets[k] = layoff_candidates(m["kind"], m["cards"])
+                    changed = True
+                    break
+    return left
+
+
+def sqrt_se(p: float, n: int) -> float:
+    """The standard error of a proportion ``p`` over ``n`` samples."""
+    return sqrt(max(p * (1 - p), 0.0) / max(n, 1))
+
+
+__all__ = ["CariocaBelief", "DEFAULT_SAMPLES", "EXACT_HIDDEN", "can_go_down_out"]

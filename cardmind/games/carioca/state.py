@@ -1,0 +1,865 @@
+"""Contract rummy game state: the rules applied to actions and record events.
+
+Sources: ``shared/seeds/carioca.txt`` and ``shared/spec/rules.md`` (contract rummy);
+``docs/carioca.md`` states every rule and every decision taken where the texts are silent.
+
+One class serves the referee (a *complete* state: every hand and the stock order) and a
+player (a *view*: its own hand and what the events show). Both advance by
+:meth:`CariocaState.apply_event`, which checks the event against the rules and against
+what the state knows, and raises :class:`~cardmind.errors.IllegalAction` naming the rule:
+
+``game-over``, ``event-type``, ``seat``, ``turn``, ``offer``, ``take``, ``steal``,
+``steal-stock``, ``must-draw``, ``draw``, ``draw-card``, ``stock-order``, ``restock``,
+``not-in-hand``, ``go-down``, ``go-down-twice``, ``contract``, ``meld``, ``keep-a-card``,
+``lay-off``, ``not-down``, ``last-card``, ``discard``, ``hand-end``, ``scores``, ``deal``,
+``unknown-card``.
+
+Flow of a hand (what event may come next):
+
+* **Offer.** The card on top of the discard pile is offered in seat order, starting with
+  the player on turn (after a discard: the seat after the discarder; the discarder is never
+  asked; the card turned up at the start of a hand is offered to every seat). The player on
+  turn ``take``\\ s it (its draw) or ``pass``\\ es; any other player ``steal``\\ s it (with
+  ``steal_penalty`` penalty cards from the stock, seen by the stealer only) or ``pass``\\ es.
+  A take or a steal closes the offer; so does the last pass.
+* **Draw.** When the offer closed without a take, the player on turn ``draw``\\ s from the
+  stock. When the stock is empty, a ``restock`` comes first: the discards but the top card,
+  shuffled, are the new stock (a steal that needs more penalty cards than the stock has is
+  also preceded by a ``restock``). When no restock can give a card (no discards under the top
+  card, or the hand already had ``restocks`` restocks), the hand ends with nobody out.
+* **Play.** The player on turn may ``go_down`` once per hand (exactly the contract's sets and
+  runs, each at least 3 / 4 cards, keeping a card), ``lay_off`` single cards on any meld
+  once down (keeping a card), and ends the turn with a ``discard``.
+* **End.** Discarding the last card ends the hand: ``hand_end`` (remaining hands shown,
+  scores, totals), then the ``deal`` of the next hand, or the end of the game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core import Event, Result, State
+from ...errors import IllegalAction
+from .melds import Meld, find_contract, layoff_error, layoff_places, meld_error
+from .notation import Discard, GoDown, LayOff, Pass, Steal, Take
+from .rules import (card_points, contract, contract_name, deck_cards, deck_counts, first_player, hand_cards,
+                    hand_points, next_seat, sort_hand)
+
+_EVENT_TYPES = ("take", "pass", "steal", "draw", "restock", "go_down", "lay_off", "discard", "hand_end", "deal")
+
+#: how many ways to go down ``legal_actions`` lists (any valid arrangement is accepted)
+GO_DOWN_OPTIONS = 6
+
+
+def deal_hand(options: dict, hand: int, rng: np.random.Generator) -> dict:
+    """Shuffle the pack with ``rng`` and deal hand ``hand``: ``hand_cards`` cards to each
+    seat round-robin from its first player, one card turned up, the rest the stock.
+
+    Returns:
+        ``{"hands": [sorted card list per seat], "up": card, "stock": [card, ...] in draw order}``.
+    """
+    cards = list(deck_cards(options))
+    order = rng.permutation(len(cards))
+    shuffled = [cards[k] for k in order]
+    n, k = options["players"], hand_cards(options, hand)
+    first = first_player(options, hand)
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for i in range(n * k):
+        hands[(first + i) % n].append(shuffled[i])
+    return {"hands": [sort_hand(h) for h in hands], "up": shuffled[n * k], "stock": shuffled[n * k + 1:]}
+
+
+def restock_order(seed: int, hand: int, index: int, cards: list[str]) -> list[str]:
+    """The referee's shuffle of a restock: ``cards`` permuted by
+    ``numpy.random.default_rng([seed, hand, 1000 + index])`` (reproducible from the header)."""
+    rng = np.random.default_rng([seed, hand, 1000 + index])
+    return [cards[k] for k in rng.permutation(len(cards))]
+
+
+def next_deal(seed: int, options: dict, hand: int) -> dict:
+    """The referee's deal of hand ``hand`` (2 or later) from the header's ``seed``."""
+    return deal_hand(options, hand, np.random.default_rng([seed, hand]))
+
+
+class CariocaState(State):
+    """A contract rummy game in progress, complete (every hand and the stock known) or one seat's view.
+
+    Public attributes (read them, do not change them; the trackers and players use these):
+
+    Attributes:
+        options: the parsed options; ``players``: number of seats.
+        observer: the seat whose view this is, or ``None`` for a complete state.
+        hand_no: the hand being played (1-based); ``sets``, ``runs``: its contract.
+        hands: per seat a :class:`~collections.Counter` of the cards held now, or ``None``
+            where this state does not know it.
+        known: per seat the cards everyone knows it holds now (discards it took or stole,
+            while it may still hold them: a copy it plays is taken off).
+        sizes: cards held per seat (public).
+        stock: the stock in draw order (complete state) else ``None``; ``stock_count``: its size.
+        pile: the discard pile, bottom first (public); its last card is on top.
+        table: the melds of this hand in the order laid: ``{"owner", "kind", "cards"}``.
+        down: per seat whether it has gone down this hand; ``down_turn``: the turn number it
+            went down in (or ``None``).
+        turn: the seat on turn; ``turn_no``: turns begun this hand (a turn begins with the offer).
+        phase: ``"offer"``, ``"draw"`` (the offer closed without a take: a draw is due),
+            ``"play"``, ``"hand_end"`` (the last card was discarded), ``"deal"`` (the next
+            hand is to be dealt) or ``"over"``.
+        offer: while ``phase == "offer"``: ``{"card", "from" (discarder or None), "order"
+            (seats still to decide, first decides now)}``.
+        restock_for_steal: a restock just came for a steal (the next event must be that steal).
+        totals: points per seat so far (the hands ended); ``hand_scores``: per ended hand the
+            points of every seat; ``outs``: per ended hand the seat that went out (or ``None``).
+        seed: the header's seed (a referee deals later hands and restocks from it), or ``None``.
+        history: every event applied, as this state received it; ``hand_start``: the index in
+            it of the first event of the current hand.
+    """
+
+    def __init__(self, game, options: dict, hands: list[Iterable[str] | None], up: str,
+                 stock: Iterable[str] | None = None, observer: int | None = None, seed: int | None = None):
+        self.game = game
+        self.options = options
+        self.players: int = options["players"]
+        self.observer = observer
+        self.seed = seed
+        self.deck = deck_counts(options)
+        self.totals = [0] * self.players
+        self.hand_scores: list[list[int]] = []
+        self.outs: list[int | None] = []
+        self.history: list[Event] = []
+        self.over = False
+        self.restocks = 0
+        self.shown_hands: list[list[str]] | None = None
+        self.first_deal = {"hands": [None if h is None else list(h) for h in hands], "up": up}
+        self._start_hand(1, hands, up, stock)
+
+    # ------------------------------------------------------------------ hands
+    def _start_hand(self, hand_no: int, hands: list[Iterable[str] | None], up: str,
+                    stock: Iterable[str] | None) -> None:
+        self.hand_no = hand_no
+        self.sets, self.runs = contract(self.options, hand_no)
+        self.hands: list[Counter | None] = [None if h is None else Counter(h) for h in hands]
+        self.known: list[Counter] = [Counter() for _ in range(self.players)]
+        size = hand_cards(self.options, hand_no)
+        self.sizes = [size] * self.players
+        self.stock: list[str] | None = None if stock is None else list(stock)
+        self.stock_count = sum(self.deck.values()) - self.players * size - 1
+        self.pile: list[str] = [up]
+        self.table: list[dict] = []
+        self.down = [False] * self.players
+        self.down_turn: list[int | None] = [None] * self.players
+        self.turn = first_player(self.options, hand_no)
+        self.turn_no = 1
+        self.phase = "offer"
+        self.offer: dict | None = {"card": up, "from": None,
+                                   "order": [(self.turn + i) % self.players for i in range(self.players)]}
+        self.restock_for_steal = False
+        self.hand_start = len(self.history)
+        self.hand_restocks = 0
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def num_seats(self) -> int:
+        """Number of seats."""
+        return self.players
+
+    def is_complete(self) -> bool:
+        """Whether every hand is known (a referee's state or a complete record)."""
+        return all(h is not None for h in self.hands)
+
+    def copy(self) -> "CariocaState":
+        """An independent copy."""
+        new = object.__new__(CariocaState)
+        new.__dict__.update(self.__dict__)
+        new.hands = [None if h is None else Counter(h) for h in self.hands]
+        new.known = [Counter(k) for k in self.known]
+        new.sizes = list(self.sizes)
+        new.stock = None if self.stock is None else list(self.stock)
+        new.pile = list(self.pile)
+        new.table = [{"owner": m["owner"], "kind": m["kind"], "cards": list(m["cards"])} for m in self.table]
+        new.down = list(self.down)
+        new.down_turn = list(self.down_turn)
+        new.offer = None if self.offer is None else {**self.offer, "order": list(self.offer["order"])}
+        new.totals = list(self.totals)
+        new.hand_scores = [list(x) for x in self.hand_scores]
+        new.outs = list(self.outs)
+        new.history = list(self.history)
+        return new
+
+    def view(self, seat: int) -> "CariocaState":
+        """What ``seat`` knows: a view built from its first dealt hand and the events as it saw them.
+
+        Raises:
+            ValueError: this state does not know ``seat``'s dealt hand.
+        """
+        if self.observer is not None:
+            if seat == self.observer:
+                return self.copy()
+            raise ValueError(f"this is seat {self.observer}'s view; it cannot be seen from seat {seat}")
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not a seat (0-{self.players - 1})")
+        first = self.first_deal
+        v = CariocaState(self.game, self.options, [first["hands"][seat] if s == seat else None
+                                                   for s in range(self.players)], first["up"], None, seat)
+        for ev in self.history:
+            v.apply_event(self.redact(ev, seat))
+        return v
+
+    def redact(self, event: Event, seat: int) -> Event:
+        """``event`` as ``seat`` sees it: another player's stock draw and penalty cards are null,
+        a restock's order is null, and a deal shows only ``seat``'s hand (no stock)."""
+        t = event["type"]
+        if t == "draw" and event["player"] != seat:
+            return {**event, "card": None}
+        if t == "steal" and event["player"] != seat:
+            return {**event, "penalty": None}
+        if t == "restock":
+            return {**event, "cards": None}
+        if t == "deal":
+            hands = event["hands"]
+            return {**event, "hands": [h if s == seat else None for s, h in enumerate(hands)], "stock": None}
+        return dict(event)
+
+    # ------------------------------------------------------------------ public facts
+    def is_over(self) -> bool:
+        """Whether the game has ended (the last hand's ``hand_end`` was applied)."""
+        return self.over
+
+    def to_move(self) -> int | None:
+        """The seat deciding now: in an offer the seat asked, else the player on turn (also while
+        its forced draw is due); ``None`` when the game is over."""
+        if self.over:
+            return None
+        if self.phase == "offer":
+            return self.offer["order"][0]
+        return self.turn
+
+    def must(self) -> str | None:
+        """The forced event due next (``"draw"``, ``"restock"``, ``"hand_end"``, ``"deal"``), else ``None``."""
+        if self.phase == "draw":
+            if self.stock_count > 0:
+                return "draw"
+            return "restock" if self.can_restock() else "hand_end"
+        if self.phase in ("hand_end", "deal"):
+            return self.phase
+        return None
+
+    def table_counts(self) -> Counter:
+        """Every card in the melds on the table."""
+        c: Counter = Counter()
+        for m in self.table:
+            c.update(m["cards"])
+        return c
+
+    def located(self, exclude: int | None = None) -> Counter:
+        """The copies this state can place: its known hands, public holdings, the pile and the
+        table (``exclude``: leave that seat's hand and holdings out)."""
+        c = Counter(self.pile)
+        c.update(self.table_counts())
+        for s in range(self.players):
+            if s == exclude:
+                continue
+            h = self.hands[s]
+            c.update(h if h is not None else self.known[s])
+        return c
+
+    def layoff_options(self, seat: int, card: str) -> list[tuple[int, str]]:
+        """``(meld index, at)`` of every place ``card`` may be laid off on the table now."""
+        out = []
+        for i, m in enumerate(self.table):
+            for at in layoff_places(m["kind"], m["cards"], card):
+                out.append((i, at))
+        return out
+
+    def can_restock(self) -> bool:
+        """Whether the stock may be rebuilt now: discards lie under the top card and the hand has
+        had fewer than ``restocks`` restocks."""
+        return len(self.pile) > 1 and self.hand_restocks < self.options["restocks"]
+
+    def can_steal(self) -> bool:
+        """Whether the stock (with a restock of the discards under the offered card) holds the penalty cards."""
+        need = self.options["steal_penalty"]
+        if self.stock_count >= need:
+            return True
+        return self.can_restock() and self.stock_count + len(self.pile) - 1 >= need
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, seat: int) -> list:
+        """Every legal action of ``seat`` now, as far as this state knows its hand (empty when
+        it may not act or its hand is unknown). Going down is listed for up to
+        :data:`GO_DOWN_OPTIONS` arrangements (the melds at their minimum lengths, the most
+        points laid first); any valid arrangement is accepted by :meth:`check_action`."""
+        if self.over or self.must() is not None:
+            return []
+        if self.phase == "offer":
+            if seat != self.offer["order"][0]:
+                return []
+            if seat == self.turn:
+                return [Take(seat), Pass(seat)]
+            return ([Steal(seat)] if self.can_steal() else []) + [Pass(seat)]
+        if self.phase != "play" or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        if hand is None:
+            return []
+        out: list = []
+        if not self.down[seat]:
+            for melds in self.go_down_options(seat):
+                out.append(GoDown(seat, melds))
+        if self.down[seat] and self.sizes[seat] > 1:
+            for c in sort_hand(hand):
+                if hand[c] <= 0:
+                    continue
+                for i, at in self.layoff_options(seat, c):
+                    out.append(LayOff(seat, c, i, at))
+        for c in sort_hand(+hand):
+            out.append(Discard(seat, c))
+        return out
+
+    def go_down_options(self, seat: int, limit: int = GO_DOWN_OPTIONS) -> list[tuple[Meld, ...]]:
+        """Ways ``seat`` (whose hand this state knows) can go down now (see :func:`.melds.find_contract`),
+        the arrangements laying the most points first."""
+        hand = self.hands[seat]
+        if hand is None or self.down[seat]:
+            return []
+        found = find_contract(hand.elements(), self.sets, self.runs, limit=4 * limit)
+        found.sort(key=lambda ms: -sum(card_points(c, self.options) for m in ms for c in m.cards))
+        out, seen = [], set()
+        for ms in found:
+            key = tuple(sorted((m.kind, tuple(sorted(m.cards))) for m in ms))
+            if key not in seen:
+                seen.add(key)
+                out.append(ms)
+            if len(out) >= limit:
+                break
+        return out
+
+    def check_action(self, action) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is legal now (checked against what
+        this state knows; a view cannot check another seat's cards)."""
+        self._check_live()
+        if self.must() is not None:
+            raise IllegalAction("must-draw", f"the {self.must()} is due before any decision")
+        if isinstance(action, (Take, Pass, Steal)):
+            self._check_offer(action.seat, type(action).__name__.lower())
+            return
+        if isinstance(action, (GoDown, LayOff, Discard)):
+            p = action.seat
+            self._check_play(p)
+            hand = self.hands[p]
+            if isinstance(action, GoDown):
+                self._check_go_down(p, [m.to_json() for m in self._melds_of(action)])
+            elif isinstance(action, LayOff):
+                self._check_lay_off(p, action.card, action.meld, action.at)
+            else:
+                if hand is not None and hand[action.card] <= 0:
+                    raise IllegalAction("not-in-hand", f"seat {p} does not hold {action.card}")
+            return
+        raise IllegalAction("unknown-action", f"not a contract rummy action: {action!r}")
+
+    def _melds_of(self, action: GoDown) -> tuple[Meld, ...]:
+        """The melds of a go-down action (``melds`` ``None``: the first listed arrangement)."""
+        if action.melds is not None:
+            return action.melds
+        if self.down[action.player]:
+            raise IllegalAction("go-down-twice", f"seat {action.player} has already gone down this hand")
+        options = self.go_down_options(action.player, limit=1)
+        if not options:
+            raise IllegalAction("contract", f"seat {action.player} does not hold hand {self.hand_no}'s contract "
+                                            f"({contract_name(self.sets, self.runs)}) with a card to spare")
+        return options[0]
+
+    # ------------------------------------------------------------------ checks
+    def _check_live(self) -> None:
+        if self.over:
+            raise IllegalAction("game-over", "the game is over")
+
+    def _check_seat(self, seat: Any, role: str = "player") -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("seat", f"{role} {seat!r} is not a seat (0-{self.players - 1})")
+
+    def _check_card(self, card: Any) -> None:
+        if card not in self.deck:
+            raise IllegalAction("unknown-card", f"{card!r} is not a card of this pack")
+
+    def _check_offer(self, seat: int, what: str) -> None:
+        self._check_seat(seat)
+        if self.phase != "offer":
+            raise IllegalAction("offer", f"seat {seat} cannot {what}: no discard is on offer "
+                                         f"(seat {self.turn} is {'playing' if self.phase == 'play' else 'to draw'})")
+        first = self.offer["order"][0]
+        if seat != first:
+            if self.offer["from"] == seat:
+                raise IllegalAction("offer", f"seat {seat} discarded {self.offer['card']}: it cannot take it back")
+            raise IllegalAction("offer", f"seat {seat} cannot {what} now: the offer of {self.offer['card']} "
+                                         f"goes in seat order and seat {first} decides first")
+        if what == "take" and seat != self.turn:
+            raise IllegalAction("take", f"seat {seat} is not on turn: it may steal the discard (with the "
+                                        f"penalty) or pass, not take it")
+        if what == "steal":
+            if seat == self.turn:
+                raise IllegalAction("steal", f"seat {seat} is on turn: it takes the discard as its draw "
+                                             f"instead of stealing it")
+            if not self.can_steal():
+                raise IllegalAction("steal-stock", f"seat {seat} cannot steal: the stock and the discards "
+                                                   f"do not hold the {self.options['steal_penalty']} penalty card(s)")
+
+    def _check_play(self, p: int) -> None:
+        self._check_seat(p)
+        if self.phase != "play":
+            if self.phase == "offer":
+                raise IllegalAction("turn", f"seat {p} cannot play now: the discard {self.offer['card']} is on "
+                                            f"offer to seat {self.offer['order'][0]}")
+            raise IllegalAction("turn", f"seat {p} cannot play now (the {self.must()} is due)")
+        if p != self.turn:
+            raise IllegalAction("turn", f"seat {p} played, but seat {self.turn} is on turn")
+
+    def _check_holds(self, p: int, cards: Iterable[str]) -> None:
+        """``p`` holds the multiset ``cards`` (exactly where its hand is known, else as far as
+        the located copies allow)."""
+        need = Counter(cards)
+        for c in need:
+            self._check_card(c)
+        hand = self.hands[p]
+        if sum(need.values()) > self.sizes[p]:
+            raise IllegalAction("not-in-hand", f"seat {p} holds {self.sizes[p]} cards, not {sum(need.values())}")
+        if hand is not None:
+            for c, k in need.items():
+                if hand[c] < k:
+                    raise IllegalAction("not-in-hand", f"seat {p} does not hold {c}" + (f" {k} times" if k > 1 else ""))
+            return
+        loc = self.located(exclude=p)
+        for c, k in need.items():
+            free = self.deck[c] - loc[c]
+            if free < k:
+                raise IllegalAction("not-in-hand", f"seat {p} cannot hold {c}" + (f" {k} times" if k > 1 else "")
+                                    + f": {self.deck[c] - free} of its {self.deck[c]} copies are elsewhere")
+
+    def _check_go_down(self, p: int, melds: list[dict]) -> None:
+        if self.down[p]:
+            raise IllegalAction("go-down-twice", f"seat {p} has already gone down this hand (once per hand)")
+        kinds = Counter(m["kind"] for m in melds)
+        if kinds["set"] != self.sets or kinds["run"] != self.runs or len(melds) != self.sets + self.runs:
+            raise IllegalAction("contract", f"hand {self.hand_no}'s contract is {contract_name(self.sets, self.runs)}, "
+                                            f"not {contract_name(kinds['set'], kinds['run']) or 'nothing'}")
+        for i, m in enumerate(melds):
+            err = meld_error(m["kind"], m["cards"])
+            if err is not None:
+                raise IllegalAction("meld", f"meld {i + 1} ({' '.join(m['cards'])}) is not a valid {m['kind']}: {err}")
+        cards = [c for m in melds for c in m["cards"]]
+        self._check_holds(p, cards)
+        if len(cards) >= self.sizes[p]:
+            raise IllegalAction("keep-a-card", f"seat {p} would lay all its {self.sizes[p]} cards: a turn ends with "
+                                               f"a discard, so a card must stay in hand")
+
+    def _check_lay_off(self, p: int, card: str, meld: Any, at: Any) -> None:
+        if not self.down[p]:
+            raise IllegalAction("not-down", f"seat {p} lays off, but has not gone down this hand")
+        if isinstance(meld, bool) or not isinstance(meld, int) or not 0 <= meld < len(self.table):
+            raise IllegalAction("lay-off", f"there is no meld {meld!r} on the table (melds 0-{len(self.table) - 1})")
+        self._check_holds(p, [card])
+        if self.sizes[p] <= 1:
+            raise IllegalAction("last-card", f"seat {p} would lay off its last card: the hand ends with a discard")
+        m = self.table[meld]
+        err = layoff_error(m["kind"], m["cards"], card, at)
+        if err is not None:
+            raise IllegalAction("lay-off", f"{card} cannot be laid at the {at} of meld {meld} "
+                                           f"({' '.join(m['cards'])}): {err}")
+
+    # ------------------------------------------------------------------ applying actions
+    def apply_action(self, action) -> list[Event]:
+        """Resolve ``action`` (a complete state only) and apply it; return the events it made,
+        followed by the events the rules then force (restock, draw, hand end, next deal).
+
+        Raises:
+            IllegalAction: the action is not legal.
+            ValueError: this state does not know every hand and the stock.
+        """
+        if not self.is_complete() or self.stock is None:
+            raise ValueError("only a complete state (every hand and the stock) can resolve actions")
+        events = self.advance()
+        self.check_action(action)
+        p = action.seat
+        if isinstance(action, Take):
+            evs = [{"type": "take", "player": p, "card": self.offer["card"]}]
+        elif isinstance(action, Pass):
+            evs = [{"type": "pass", "player": p}]
+        elif isinstance(action, Steal):
+            evs = []
+            need = self.options["steal_penalty"]
+            if self.stock_count < need:
+                evs.append(self._restock_event())
+                self.apply_event(evs[-1])
+            pen = self.stock[:need]
+            evs.append({"type": "steal", "player": p, "card": self.offer["card"], "penalty": pen})
+        elif isinstance(action, GoDown):
+            evs = [{"type": "go_down", "player": p, "melds": [m.to_json() for m in self._melds_of(action)]}]
+        elif isinstance(action, LayOff):
+            evs = [{"type": "lay_off", "player": p, "card": action.card, "meld": action.meld, "at": action.at}]
+        else:
+            evs = [{"type": "discard", "player": p, "card": action.card}]
+        for ev in evs:
+            if ev["type"] != "restock":
+                self.apply_event(ev)
+        return events + evs + self.advance()
+
+    def _restock_event(self) -> Event:
+        cards = self.pile[:-1]
+        seed = self.seed if self.seed is not None else 0
+        order = restock_order(seed, self.hand_no, self.hand_restocks, cards)
+        return {"type": "restock", "count": len(order), "cards": order}
+
+    def advance(self) -> list[Event]:
+        """Apply and return the events the rules force now (a complete state only): a restock
+        and the draw after an offer without a take, the end of a hand and the next deal."""
+        out: list[Event] = []
+        if not self.is_complete() or self.stock is None:
+            return out
+        while not self.over:
+            m = self.must()
+            if m is None:
+                return out
+            if m == "restock":
+                ev = self._restock_event()
+            elif m == "draw":
+                ev = {"type": "draw", "player": self.turn, "card": self.stock[0]}
+            elif m == "hand_end":
+                ev = self._hand_end_event()
+            else:
+                seed = self.seed if self.seed is not None else 0
+                d = next_deal(seed, self.options, self.hand_no + 1)
+                ev = {"type": "deal", "hand": self.hand_no + 1, "hands": d["hands"], "stock": d["stock"], "up": d["up"]}
+            self.apply_event(ev)
+            out.append(ev)
+        return out
+
+    def _hand_end_event(self) -> Event:
+        out = next((s for s in range(self.players) if self.sizes[s] == 0), None)
+        hands = [sort_hand(h.elements()) for h in self.hands]
+        scores = self.score_hand(out, hands)
+        return {"type": "hand_end", "hand": self.hand_no, "out": out, "hands": hands, "scores": scores,
+                "totals": [t + s for t, s in zip(self.totals, scores)]}
+
+    def score_hand(self, out: int | None, hands: list[list[str]]) -> list[int]:
+        """The points of every seat for this hand: the seat that went ``out`` scores
+        ``out_bonus`` when it went down in its last turn (never down before in the hand), else
+        0; every other seat the points of the cards ``hands`` it holds."""
+        scores = []
+        for s in range(self.players):
+            if s == out:
+                scores.append(self.options["out_bonus"] if self.down_turn[s] == self.turn_no else 0)
+            else:
+                scores.append(hand_points(hands[s], self.options))
+        return scores
+
+    # ------------------------------------------------------------------ applying events
+    def apply_event(self, event: Event) -> None:
+        """Apply one record event after checking it (see the module docstring for the flow)."""
+        kind = event.get("type")
+        if kind not in _EVENT_TYPES:
+            raise IllegalAction("event-type", f"unknown contract rummy event type {kind!r}")
+        self._check_live()
+        m = self.must()
+        if m is not None and kind != m:
+            raise IllegalAction("must-draw", f"a {m} is due now, not a {kind}"
+                                + (f" (seat {self.turn} draws from the stock after the offer)" if m == "draw" else ""))
+        if self.restock_for_steal and kind != "steal":
+            raise IllegalAction("restock", "a restock before the offer was decided must be followed by the steal "
+                                           "that needed it")
+        getattr(self, f"_apply_{kind}")(event)
+        self.history.append(dict(event))
+
+    def _take_from_pile(self, p: int, card: str) -> None:
+        self._check_card(card)
+        if card != self.offer["card"]:
+            raise IllegalAction("offer", f"the card on offer is {self.offer['card']}, not {card}")
+        self.pile.pop()
+        if self.hands[p] is not None:
+            self.hands[p][card] += 1
+        self.known[p][card] += 1
+        self.sizes[p] += 1
+
+    def _apply_take(self, ev: Event) -> None:
+        p = ev["player"]
+        self._check_offer(p, "take")
+        self._take_from_pile(p, ev["card"])
+        self.offer = None
+        self.phase = "play"
+
+    def _apply_pass(self, ev: Event) -> None:
+        p = ev["player"]
+        self._check_offer(p, "pass")
+        self.offer["order"].pop(0)
+        if not self.offer["order"]:
+            self.offer = None
+            self.phase = "draw"
+
+    def _apply_steal(self, ev: Event) -> None:
+        p = ev["player"]
+        self.restock_for_steal = False
+        self._check_offer(p, "steal")
+        need = self.options["steal_penalty"]
+        if self.stock_count < need:
+            raise IllegalAction("steal-stock", f"the stock has {self.stock_count} cards, fewer than the "
+                                               f"{need} penalty card(s): a restock must come first")
+        pen = ev["penalty"]
+        knows = self.hands[p] is not None
+        if pen is None:
+            if knows:
+                raise IllegalAction("draw-card", f"seat {p}'s penalty cards must be shown in its own record "
+                                                 f"and in complete records")
+        else:
+            if not knows:
+                raise IllegalAction("draw-card", f"seat {p}'s penalty cards are hidden from seat "
+                                                 f"{self.observer}'s record, so 'penalty' must be null")
+            if len(pen) != need:
+                raise IllegalAction("steal", f"a steal takes {need} penalty card(s), not {len(pen)}")
+            self._check_stock_cards(p, pen)
+        self._take_from_pile(p, ev["card"])
+        self._draw_cards(p, pen, need)
+        self.offer = None
+        self.phase = "draw"
+
+    def _check_stock_cards(self, p: int, cards: list[str]) -> None:
+        for c in cards:
+            self._check_card(c)
+        if self.stock is not None:
+            if list(cards) != self.stock[:len(cards)]:
+                raise IllegalAction("stock-order", f"seat {p} took {' '.join(cards)} from the stock, but its next "
+                                                   f"card(s) are {' '.join(self.stock[:len(cards)])}")
+            return
+        loc = self.located()
+        for c, k in Counter(cards).items():
+            if self.deck[c] - loc[c] < k:
+                raise IllegalAction("draw-card", f"seat {p} drew {c} from the stock, but every copy of it is "
+                                                 f"elsewhere")
+
+    def _draw_cards(self, p: int, cards: list[str] | None, count: int) -> None:
+        if self.stock is not None:
+            del self.stock[:count]
+        self.stock_count -= count
+        self.sizes[p] += count
+        if cards is not None and self.hands[p] is not None:
+            self.hands[p].update(cards)
+
+    def _apply_draw(self, ev: Event) -> None:
+        p, card = ev["player"], ev["card"]
+        self._check_seat(p)
+        if self.phase != "draw":
+            raise IllegalAction("draw", f"seat {p} drew from the stock, but "
+                                + ("the discard is still on offer (nobody draws from the stock until "
+                                   "the offer closes)" if self.phase == "offer" else "no draw is due"))
+        if p != self.turn:
+            raise IllegalAction("turn", f"seat {p} drew, but seat {self.turn} is on turn")
+        if self.stock_count == 0:
+            raise IllegalAction("draw", "the stock is empty: a restock comes first")
+        knows = self.hands[p] is not None
+        if card is None:
+            if knows:
+                raise IllegalAction("draw-card", f"seat {p}'s draw must name the card in its own record "
+                                                 f"and in complete records")
+        else:
+            if not knows:
+                raise IllegalAction("draw-card", f"seat {p}'s draw is hidden from seat {self.observer}'s record, "
+                                                 f"so its card must be null")
+            self._check_stock_cards(p, [card])
+        self._draw_cards(p, None if card is None else [card], 1)
+        self.phase = "play"
+
+    def _apply_restock(self, ev: Event) -> None:
+        due = self.phase == "draw" and self.stock_count == 0
+        for_steal = (self.phase == "offer" and self.offer["order"][0] != self.turn
+                     and self.stock_count < self.options["steal_penalty"])
+        if not (due or for_steal):
+            raise IllegalAction("restock", "a restock comes only when the stock is empty and a card must be drawn "
+                                           "(or holds fewer than a steal's penalty cards)")
+        if self.hand_restocks >= self.options["restocks"]:
+            raise IllegalAction("restock", f"the stock was rebuilt {self.hand_restocks} times this hand (option "
+                                           f"'restocks'): when it runs out again the hand ends with nobody out")
+        cards = self.pile[:-1]
+        if ev["count"] != len(cards):
+            raise IllegalAction("restock", f"the restock shuffles the {len(cards)} discards under the top card, "
+                                           f"not {ev['count']}")
+        if not cards:
+            raise IllegalAction("restock", "there are no discards to restock")
+        order = ev["cards"]
+        if order is not None:
+            if self.stock is None:
+                raise IllegalAction("restock", f"the restock's order is hidden from seat {self.observer}'s record, "
+                                               f"so 'cards' must be null")
+            if Counter(order) != Counter(cards):
+                raise IllegalAction("restock", "the restocked cards must be exactly the discards under the top card")
+            self.stock = self.stock + list(order)
+        elif self.stock is not None:
+            raise IllegalAction("restock", "a complete record gives the restock's order ('cards')")
+        self.stock_count += len(cards)
+        self.pile = self.pile[-1:]
+        self.restocks += 1
+        self.hand_restocks += 1
+        if for_steal and not due:
+            self.restock_for_steal = True
+
+    def _apply_go_down(self, ev: Event) -> None:
+        p = ev["player"]
+        self._check_play(p)
+        melds = ev["melds"]
+        self._check_go_down(p, melds)
+        for m in melds:
+            self._remove(p, m["cards"])
+            self.table.append({"owner": p, "kind": m["kind"], "cards": list(m["cards"])})
+        self.down[p] = True
+        self.down_turn[p] = self.turn_no
+
+    def _remove(self, p: int, cards: Iterable[str]) -> None:
+        for c in cards:
+            if self.hands[p] is not None:
+                self.hands[p][c] -= 1
+                if self.hands[p][c] == 0:
+                    del self.hands[p][c]
+            if self.known[p][c] > 0:
+                self.known[p][c] -= 1
+                if self.known[p][c] == 0:
+                    del self.known[p][c]
+            self.sizes[p] -= 1
+
+    def _apply_lay_off(self, ev: Event) -> None:
+        p = ev["player"]
+        self._check_play(p)
+        self._check_lay_off(p, ev["card"], ev["meld"], ev["at"])
+        self._remove(p, [ev["card"]])
+        m = self.table[ev["meld"]]
+        m["cards"] = [ev["card"]] + m["cards"] if (m["kind"] == "run" and ev["at"] == "start") else m["cards"] + [ev["card"]]
+
+    def _apply_discard(self, ev: Event) -> None:
+        p, card = ev["player"], ev["card"]
+        self._check_play(p)
+        self._check_holds(p, [card])
+        self._remove(p, [card])
+        self.pile.append(card)
+        if self.sizes[p] == 0:
+            self.phase = "hand_end"
+            self.offer = None
+            return
+        self.turn = next_seat(p, self.players)
+        self.turn_no += 1
+        self.phase = "offer"
+        self.offer = {"card": card, "from": p,
+                      "order": [(p + i) % self.players for i in range(1, self.players)]}
+
+    def _apply_hand_end(self, ev: Event) -> None:
+        if self.phase not in ("hand_end", "draw") or (self.phase == "draw" and self.must() != "hand_end"):
+            raise IllegalAction("hand-end", "the hand ends only when a player discards its last card (or no card "
+                                            "is left to draw)")
+        if ev["hand"] != self.hand_no:
+            raise IllegalAction("hand-end", f"hand {self.hand_no} ended, not hand {ev['hand']}")
+        out = next((s for s in range(self.players) if self.sizes[s] == 0), None)
+        if ev["out"] != out:
+            raise IllegalAction("hand-end", f"the player out is {'nobody' if out is None else f'seat {out}'}, "
+                                            f"not {ev['out']!r}")
+        hands = ev["hands"]
+        if len(hands) != self.players:
+            raise IllegalAction("hand-end", f"the hands shown are {len(hands)} for {self.players} seats")
+        for s, h in enumerate(hands):
+            if len(h) != self.sizes[s]:
+                raise IllegalAction("hand-end", f"seat {s} holds {self.sizes[s]} cards, but {len(h)} are shown")
+            known = self.hands[s]
+            if known is not None and Counter(h) != +known:
+                raise IllegalAction("hand-end", f"seat {s}'s hand shown ({' '.join(sort_hand(h))}) is not the hand "
+                                                f"it holds ({' '.join(sort_hand(known.elements()))})")
+            for c, k in self.known[s].items():
+                if Counter(h)[c] < k:
+                    raise IllegalAction("hand-end", f"seat {s} took {c} and still holds it, but its hand shown "
+                                                    f"lacks it")
+        shown = Counter(c for h in hands for c in h)
+        for c in shown:
+            self._check_card(c)
+        loc = Counter(self.pile)
+        loc.update(self.table_counts())
+        for c, k in shown.items():
+            if loc[c] + k > self.deck[c]:
+                raise IllegalAction("hand-end", f"the hands shown hold {k} {c}, but only {self.deck[c] - loc[c]} "
+                                                f"copies are not on the table or the pile")
+        scores = self.score_hand(out, hands)
+        if list(ev["scores"]) != scores:
+            raise IllegalAction("scores", f"hand {self.hand_no}'s scores are {scores}, not {list(ev['scores'])}")
+        totals = [t + s for t, s in zip(self.totals, scores)]
+        if list(ev["totals"]) != totals:
+            raise IllegalAction("scores", f"the totals after hand {self.hand_no} are {totals}, not {list(ev['totals'])}")
+        self.shown_hands = [list(h) for h in hands]
+        self.totals = totals
+        self.hand_scores.append(scores)
+        self.outs.append(out)
+        if self.hand_no >= self.options["hands"]:
+            self.over = True
+            self.phase = "over"
+        else:
+            self.phase = "deal"
+
+    def _apply_deal(self, ev: Event) -> None:
+        if self.phase != "deal":
+            raise IllegalAction("deal", "the next hand is dealt only after the hand ends")
+        k = self.hand_no + 1
+        if ev["hand"] != k:
+            raise IllegalAction("deal", f"the next hand is hand {k}, not {ev['hand']}")
+        hands = ev["hands"]
+        if len(hands) != self.players:
+            raise IllegalAction("deal", f"{len(hands)} hands dealt for {self.players} players")
+        size = hand_cards(self.options, k)
+        mine = self.observer
+        for s, h in enumerate(hands):
+            if h is None:
+                if self.stock is not None or s == mine:
+                    raise IllegalAction("deal", f"seat {s}'s hand must be shown "
+                                        + ("in a complete record" if self.stock is not None else "in its own record"))
+                continue
+            if mine is not None and s != mine:
+                raise IllegalAction("deal", f"seat {s}'s hand is hidden from seat {mine}'s record (give null)")
+            if len(h) != size:
+                raise IllegalAction("deal", f"hand {k} deals {size} cards, but seat {s} got {len(h)}")
+            for c in h:
+                self._check_card(c)
+        stock = ev["stock"]
+        if self.stock is not None:
+            if stock is None:
+                raise IllegalAction("deal", "a complete record gives the new stock in draw order")
+            allc = Counter(c for h in hands for c in h) + Counter(stock) + Counter([ev["up"]])
+            if allc != self.deck:
+                raise IllegalAction("deal", "the hands, the card turned up and the stock must be exactly the pack")
+        elif stock is not None:
+            raise IllegalAction("deal", f"the stock is hidden from seat {mine}'s record (give null)")
+        else:
+            self._check_card(ev["up"])
+            own = Counter(hands[mine]) + Counter([ev["up"]])
+            for c, n in own.items():
+                if n > self.deck[c]:
+                    raise IllegalAction("deal", f"the pack has {self.deck[c]} {c}, not {n}")
+        self._start_hand(k, [None if h is None else h for h in hands], ev["up"], stock)
+
+    # ------------------------------------------------------------------ result
+    def result(self) -> Result:
+        """The lowest total after the last hand wins (``1.0``); a tie for the lowest is a shared
+        first place (``0.5`` each); everyone else ``0.0``. ``scores`` are the totals negated
+        (higher is better, as :class:`~cardmind.core.Result` says); ``detail`` has ``totals``
+        (points, lower is better), ``hand_scores`` (per hand, per seat), ``outs`` (per hand the
+        seat that went out, or null) and ``winners``."""
+        if not self.over:
+            raise ValueError("the game is not over")
+        low = min(self.totals)
+        winners = [s for s in range(self.players) if self.totals[s] == low]
+        share = 1.0 if len(winners) == 1 else 0.5
+        outcome = tuple(share if s in winners else 0.0 for s in range(self.players))
+        return Result(tuple(float(-t) for t in self.totals), outcome,
+                      {"totals": list(self.totals), "hand_scores": [list(x) for x in self.hand_scores],
+                       "outs": list(self.outs), "winners": winners})
+
+
+def complete_state(game, options: dict, header: Mapping[str, Any]) -> CariocaState:
+    """A complete state from a complete header (``hands``, ``up``, ``stock``, optional ``seed``)."""
+    return CariocaState(game, options, [list(h) for h in header["hands"]], header["up"], list(header["stock"]),
+                        None, header.get("seed"))
+
+
+__all__ = ["CariocaState", "GO_DOWN_OPTIONS", "complete_state", "deal_hand", "next_deal", "restock_order"]
