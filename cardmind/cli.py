@@ -169,7 +169,7 @@ def _load(args: argparse.Namespace):
         check_record(rec, seat)  # raises a RecordError naming the event
         raise
     for flag in unused:   # an option of another game: say so rather than ignore it silently
-        why = ("its answer is exact: every consistent deal is counted, nothing is sampled"
+        why = ("it takes no sampling precision: its card probabilities are counted exactly"
                if getattr(tracker, "exact", False) else f"the {rec.game.title} belief takes no such option")
         print(f"cardmind: note: {flag} has no effect on this {rec.game.name} record: {why}", file=sys.stderr)
     return rec, tracker

@@ -181,7 +181,7 @@ def test_precision_on_a_literature_record_is_said_to_have_no_effect():
     for args in (["hint", "--no-table"], ["belief"], ["hint", "--json"]):
         proc = cli(*args[:1], LIT6, *args[1:], "--precision", "0.01")
         assert proc.returncode == 0
-        assert proc.stderr == ("cardmind: note: --precision has no effect on this literature record: its answer "
-                               "is exact: every consistent deal is counted, nothing is sampled\n")
+        assert proc.stderr == ("cardmind: note: --precision has no effect on this literature record: it takes "
+                               "no sampling precision: its card probabilities are counted exactly\n")
     plain = json.loads(cli("hint", LIT6, "--json").stdout)
     assert json.loads(cli("hint", LIT6, "--json", "--precision", "0.01").stdout) == plain
