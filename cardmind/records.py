@@ -144,6 +144,20 @@ def _check_kind(kind: str, value: Any, what: str) -> Any:
         if not isinstance(value, list) or not all(isinstance(h, list) for h in value):
             raise ValueError(f"{what} must be a list of card lists (one per seat)")
         return [_check_kind("card_list", h, f"{what}[{i}]") for i, h in enumerate(value)]
+    if kind == "card_list_or_null":
+        return None if value is None else _check_kind("card_list", value, what)
+    if kind == "hands_or_null":
+        if not isinstance(value, list) or not all(h is None or isinstance(h, list) for h in value):
+            raise ValueError(f"{what} must be a list with a card list or null (unseen) per seat")
+        return [None if h is None else _check_kind("card_list", h, f"{what}[{i}]") for i, h in enumerate(value)]
+    if kind == "int_list":
+        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise ValueError(f"{what} must be a list of whole numbers, not {json.dumps(value)}")
+        return value
+    if kind == "object_list":
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise ValueError(f"{what} must be a list of objects")
+        return value
     if kind == "str_list":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ValueError(f"{what} must be a list of strings")

@@ -13,3 +13,4 @@ def load_all() -> None:
     _LOADED = True
     from . import literature  # noqa: F401, PLC0415
     from . import gofish  # noqa: F401, PLC0415
+    from . import handfoot  # noqa: F401, PLC0415
