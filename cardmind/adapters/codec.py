@@ -84,10 +84,24 @@ class ActionCodec:
             idx = self.__dict__["_deck_index"] = {c: i for i, c in enumerate(self.deck())}
         return idx
 
+    def distinct_cards(self) -> bool:
+        """Whether every card of :meth:`deck` is a different token (not so with several decks)."""
+        d = self.__dict__.get("_distinct")
+        if d is None:
+            d = self.__dict__["_distinct"] = len(set(self.deck())) == len(self.deck())
+        return d
+
     def deal_positions(self) -> tuple[int | None, ...]:
         """For each position of the shuffled deck, the seat it is dealt to (``None``: the stock,
         in draw order). Must have ``len(deck())`` entries."""
         raise NotImplementedError
+
+    def deal_pool(self, position: int) -> tuple[int, int] | None:
+        """The range ``(lo, hi)`` of :meth:`deck` indices that deal position ``position`` is dealt
+        from, for a game dealt several times (each deal its own copy of the cards: positions of
+        deal ``k`` draw from deal ``k``'s part of ``deck()``); ``None`` (the default): any
+        remaining card."""
+        return None
 
     def header_from_order(self, cards: Sequence[str]) -> dict:
         """The hidden part of a complete header (``hands``, and ``stock`` when some positions

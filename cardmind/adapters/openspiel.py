@@ -227,7 +227,9 @@ class CardmindState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
-            return f"deal {self._world.deck[action]}"
+            card = self._world.deck[action]
+            # with several decks a token has copies: the deck index tells them apart
+            return f"deal {card}" if self._world.codec.distinct_cards() else f"deal {card}#{action}"
         return self._world.codec.action_name(int(action), player)
 
     def is_terminal(self) -> bool:

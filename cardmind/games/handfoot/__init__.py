@@ -163,6 +163,19 @@ class HandFootGame(Game):
         """Parse an action object (see :mod:`.notation`)."""
         return notation.action_from_json(obj)
 
+    # ------------------------------------------------------------------ doors
+    def agent_classes(self) -> tuple[type, ...]:
+        """``random``, ``peer`` and ``belief`` (:mod:`.agents`)."""
+        from .agents import AGENTS  # noqa: PLC0415
+
+        return AGENTS
+
+    def codec_class(self) -> type:
+        """:class:`~.codec.HandFootCodec`."""
+        from .codec import HandFootCodec  # noqa: PLC0415
+
+        return HandFootCodec
+
 
 GAME = register(HandFootGame())
 

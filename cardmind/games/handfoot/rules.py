@@ -38,18 +38,26 @@ GO_OUT_BONUS = 300
 #: a red three held in hand or foot at the end of a hand (rules.md)
 RED_THREE_PENALTY = 500
 #: the opening minimums of the four hands (rules.md)
-DEFAULT_MINIMUMS = (50, 90, 120, 150)
+DEFAULT_MINIMUMS = "50,90,120,150"
 #: cards taken from the discard pile (its top seven: rules.md)
 PILE_TAKE = 7
 
 
-def _minimums(value: Any) -> tuple[int, ...]:
-    """Coerce the ``minimums`` option: a list of four non-negative integers (points)."""
-    if not isinstance(value, (list, tuple)) or len(value) != 4 or \
-            not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000 for v in value):
-        raise ValueError(f"expected a list of four whole numbers of points from 0 to 10000 "
-                         f"(one per hand), got {value!r}")
-    return tuple(value)
+def _minimums(value: Any) -> str:
+    """Coerce the ``minimums`` option: four whole numbers of points (0 to 10000), one per hand,
+    as a list or as text (``"50,90,120,150"``); kept as that text (game parameters elsewhere,
+    such as OpenSpiel's, cannot be lists)."""
+    vals = value
+    if isinstance(value, str):
+        try:
+            vals = [int(v) for v in value.replace(" ", "").split(",")]
+        except ValueError:
+            vals = None
+    if not isinstance(vals, (list, tuple)) or len(vals) != 4 or \
+            not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000 for v in vals):
+        raise ValueError(f"expected four whole numbers of points from 0 to 10000, one per hand "
+                         f"(\"50,90,120,150\" or a list), got {value!r}")
+    return ",".join(str(v) for v in vals)
 
 
 def _ranks(value: Any) -> str:
@@ -214,7 +222,7 @@ def partner_of(seat: int, options: Mapping[str, Any]) -> int | None:
 
 def minimum_of(hand_no: int, options: Mapping[str, Any]) -> int:
     """The opening minimum (points) of hand ``hand_no`` (1-based)."""
-    return options["minimums"][hand_no - 1]
+    return int(options["minimums"].split(",")[hand_no - 1])
 
 
 # ---------------------------------------------------------------------------- melds

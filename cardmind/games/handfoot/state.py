@@ -259,6 +259,11 @@ class HandFootState(State):
         return event
 
     # ------------------------------------------------------------------ public facts
+    @property
+    def hands(self) -> list[list[str] | None]:
+        """Per seat the cards it holds now (hand or foot, sorted), or ``None`` where unknown."""
+        return [None if z is None else expand(z) for z in self.zone]
+
     def team_of(self, seat: int) -> int:
         """The team of ``seat``."""
         return self.teams[seat]
