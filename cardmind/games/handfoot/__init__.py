@@ -164,6 +164,23 @@ class HandFootGame(Game):
         return notation.action_from_json(obj)
 
     # ------------------------------------------------------------------ doors
+    def tracker_class(self) -> type:
+        """:class:`~.belief.HandFootBelief`."""
+        from .belief import HandFootBelief  # noqa: PLC0415
+
+        return HandFootBelief
+
+    def player_models(self) -> tuple[str, ...]:
+        """``uniform`` (the constraint-only posterior, the default)."""
+        return ("uniform",)
+
+    def hint_engine(self):
+        """:func:`~.hints.handfoot_hint`: draw or take, open, melds and wilds, going out, the
+        partner's answer, safe discards, the others' chances."""
+        from .hints import handfoot_hint  # noqa: PLC0415
+
+        return handfoot_hint
+
     def agent_classes(self) -> tuple[type, ...]:
         """``random``, ``peer`` and ``belief`` (:mod:`.agents`)."""
         from .agents import AGENTS  # noqa: PLC0415

@@ -2,8 +2,10 @@
 :meth:`~cardmind.core.Game.agent_classes`)."""
 
 from .base import HandFootRandomAgent
+from .belief import HandFootBeliefAgent
+from .peer import HandFootPeerAgent
 
 #: the agent classes, in the order they are listed
-AGENTS = (HandFootRandomAgent,)
+AGENTS = (HandFootRandomAgent, HandFootPeerAgent, HandFootBeliefAgent)
 
-__all__ = ["AGENTS", "HandFootRandomAgent"]
+__all__ = ["AGENTS", "HandFootBeliefAgent", "HandFootPeerAgent", "HandFootRandomAgent"]
