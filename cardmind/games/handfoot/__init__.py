@@ -171,8 +171,11 @@ class HandFootGame(Game):
         return HandFootBelief
 
     def player_models(self) -> tuple[str, ...]:
-        """``uniform`` (the constraint-only posterior, the default)."""
-        return ("uniform",)
+        """``uniform`` (the constraint-only posterior, the default) and ``fitted`` (the softmax
+        choice model of :mod:`.models`, fitted on simulated games)."""
+        from .models import MODEL_NAMES  # noqa: PLC0415
+
+        return MODEL_NAMES
 
     def hint_engine(self):
         """:func:`~.hints.handfoot_hint`: draw or take, open, melds and wilds, going out, the

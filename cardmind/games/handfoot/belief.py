@@ -286,6 +286,7 @@ class Answer:
     kinds: dict[str, dict[str, dict[int, Any]]]
     stderr: float | None = None
     samples: int | None = None
+    ess: float | None = None
 
 
 def _place_name(label: tuple) -> str:
@@ -660,6 +661,9 @@ class HandFootBelief(Tracker):
         model: the player model weighing the worlds (``"uniform"``: none, the constraint-only
             posterior; ``"fitted"``: the softmax model of :mod:`.models`).
         worlds: worlds drawn for the chances of the next turn and the model's weights.
+        burn, thin: sampled answers: Gibbs sweeps before the first sample and between samples.
+        model_turns, model_temperature: the model weighs each player's choices of its last
+            ``model_turns`` turns, its log-likelihood times ``model_temperature``.
 
     Attributes:
         state: the observer's view (:class:`~.state.HandFootState`).
@@ -667,7 +671,8 @@ class HandFootBelief(Tracker):
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto",
                  samples: int = DEFAULT_SAMPLES, seed: int = 0, model: str = "uniform", worlds: int = DEFAULT_WORLDS,
-                 burn: int = DEFAULT_BURN, thin: int = DEFAULT_THIN):
+                 burn: int = DEFAULT_BURN, thin: int = DEFAULT_THIN, model_turns: int = 2,
+                 model_temperature: float = 0.5):
         from ...core import get_game  # noqa: PLC0415
 
         self.game = get_game("handfoot")
@@ -689,13 +694,33 @@ class HandFootBelief(Tracker):
         self.n_worlds = int(worlds)
         self.burn = int(burn)
         self.thin = int(thin)
+        self.model_turns = int(model_turns)
+        self.model_temperature = float(model_temperature)
         self._cache: dict[str, Any] = {}
+        #: the other players' observed choices in the hand under way (:class:`.models.Choice`)
+        self.choices: list = []
+        self._hand_start = 0
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Mapping[str, Any]) -> None:
-        """Add one event as the observer saw it (rules checked by the view state)."""
-        self.state.apply_event(dict(event))
+        """Add one event as the observer saw it (rules checked by the view state), noting the
+        choice it shows of another player (for the player models)."""
+        st = self.state
+        pending = self._choices_of(event) if event.get("type") in ("draw", "pickup", "discard") else []
+        st.apply_event(dict(event))
+        self.choices.extend(pending)
+        if event.get("type") == "deal":
+            self.choices = []
+            self._hand_start = len(st.history)
         self._cache.clear()
+
+    def _choices_of(self, event: Mapping[str, Any]) -> list:
+        """The choices ``event`` (not yet applied) shows of another player."""
+        from .models import choices_before  # noqa: PLC0415
+
+        if event.get("player") == self.observer:
+            return []
+        return choices_before(self.state, event, len(self.state.history) - self._hand_start)
 
     def structure(self) -> Structure:
         """The hidden part of the hand under way (cached until the next event)."""
@@ -729,7 +754,9 @@ class HandFootBelief(Tracker):
             return self._cache["answer"]
         st = self.structure()
         check_feasible(st)
-        if self.mode == "exact":
+        if self.model != "uniform":
+            ans = self._model_answer(st)
+        elif self.mode == "exact":
             ans = ExactEngine(st).solve()
             ans.kinds = self._kinds_from_worlds(exact_tokens=ans.tokens)
         else:
@@ -817,6 +844,96 @@ class HandFootBelief(Tracker):
                     se_max = max(se_max, float(se.max()))
         ans = Answer(False, None, tokens, {}, se_max if ch.constrained else 0.0, len(batches))
         ans.kinds = self._kinds_from_worlds()
+        return ans
+
+    # ------------------------------------------------------------------ player models
+    def zone_at(self, world: dict[str, Any], seat: int, time: int) -> Counter:
+        """``seat``'s cards in ``world`` just before the event at ``time`` (of the hand)."""
+        st = self.structure()
+        line = next(ln for ln in st.lines if ln.seat == seat)
+        z = Counter()
+        for (t, _, _), cnt in zip(line.groups, world["groups"][seat]):
+            if t < time:
+                z.update(cnt)
+        for t, cnt in line.pickups:
+            if t < time:
+                z.update(cnt)
+        for t, cnt in line.plays:
+            if t < time:
+                z.subtract(cnt)
+        return +z
+
+    def recent_choices(self) -> list:
+        """The choices the player model weighs: each other player's choices of its last
+        ``model_turns`` turns (older choices, weighed too, make the importance weights collapse
+        onto a few worlds: see docs/handfoot.md, "Player models")."""
+        by: dict[int, list] = {}
+        for ch in self.choices:
+            by.setdefault(ch.seat, []).append(ch)
+        keep = []
+        for lst in by.values():
+            times = sorted({c.time for c in lst})[-2 * self.model_turns:]
+            keep += [c for c in lst if c.time in times]
+        return keep
+
+    def log_weights(self, worlds: list[dict[str, Any]], model: str | None = None) -> np.ndarray:
+        """The log-likelihood of the other players' recent choices (:meth:`recent_choices`) in
+        each world under the player model ``model`` (default the tracker's), times
+        ``model_temperature``."""
+        from .models import load, log_likelihood  # noqa: PLC0415
+
+        m = load(model or self.model)
+        chosen = self.recent_choices()
+        out = np.zeros(len(worlds))
+        for i, w in enumerate(worlds):
+            out[i] = log_likelihood(m, chosen, lambda ch, w=w: self.zone_at(w, ch.seat, ch.time))
+        return out * self.model_temperature
+
+    def _model_answer(self, st: Structure) -> Answer:
+        """Token marginals weighted by the player model (importance weights over the worlds)."""
+        from ...belief.models import importance_weights  # noqa: PLC0415
+
+        ws = self.worlds()
+        lw = self.log_weights(ws)
+        wt = importance_weights(lw)
+        tokens_all = [c for c in sort_cards(st.pool) if st.pool[c] > 0]
+        places: dict[str, list[Counter]] = {}
+        for w in ws:
+            for s, z in w["zones"].items():
+                places.setdefault(str(s), []).append(z)
+            for s, f in w["feet"].items():
+                places.setdefault(f"foot {s}", []).append(f)
+            places.setdefault("stock", []).append(w["stock"])
+        tokens: dict[str, dict[str, dict[int, float]]] = {}
+        se_max = 0.0
+        for nm, cnts in places.items():
+            tokens[nm] = {}
+            for c in tokens_all:
+                vals = np.array([cn.get(c, 0) for cn in cnts])
+                pmf = {}
+                for k in np.unique(vals):
+                    ind = (vals == k).astype(float)
+                    p = float(ind @ wt.w)
+                    se = float(np.sqrt(((wt.w * (ind - p)) ** 2).sum()))
+                    se_max = max(se_max, se)
+                    pmf[int(k)] = p
+                tokens[nm][c] = pmf
+        ans = Answer(False, None, tokens, {}, se_max, len(ws))
+        ans.ess = wt.ess
+        kinds: dict[str, dict[str, dict[int, float]]] = {}
+        for w_i, w in zip(wt.w, ws):
+            pl = {str(s): z for s, z in w["zones"].items()}
+            pl.update({f"foot {s}": f for s, f in w["feet"].items()})
+            pl["stock"] = w["stock"]
+            for nm, cnt in pl.items():
+                per = Counter()
+                for c, k in cnt.items():
+                    per[kind_of(c)] += k
+                d = kinds.setdefault(nm, {})
+                for kd in KINDS:
+                    dk = d.setdefault(kd, {})
+                    dk[per[kd]] = dk.get(per[kd], 0) + float(w_i)
+        ans.kinds = kinds
         return ans
 
     # ------------------------------------------------------------------ worlds
@@ -917,6 +1034,8 @@ class HandFootBelief(Tracker):
         if not ans.exact:
             out["stderr"] = ans.stderr
             out["samples"] = ans.samples
+        if getattr(ans, "ess", None) is not None:
+            out["ess"] = ans.ess
         return out
 
 

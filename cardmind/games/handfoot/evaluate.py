@@ -142,14 +142,27 @@ def red_three_risk(view, seat: int, worlds: Sequence[World]) -> float:
     return hits / max(1, len(worlds))
 
 
-def opponents_out_risk(view, observer: int, worlds: Sequence[World], rng: np.random.Generator) -> float:
+def could_go_out_soon(view, seat: int) -> bool:
+    """Whether ``seat`` can plausibly go out within its next turn at all: it is in its foot and
+    its team lacks at most one of the books going out needs (completing two books and going out
+    in one turn, or reaching the foot and going out from it in the same turn, are left out)."""
+    if not view.in_foot[seat]:
+        return False
+    clean, dirty = view.books(view.teams[seat])
+    missing = max(0, view.options["books_clean"] - clean) + max(0, view.options["books_dirty"] - dirty)
+    return missing <= 1
+
+
+def opponents_out_risk(view, observer: int, worlds: Sequence[World], rng: np.random.Generator,
+                       fast: bool = False) -> float:
     """Chance that an opponent goes out before ``observer``'s next turn (the players after it
-    in turn order, up to it, each with :func:`next_turn_chances`; partners excluded)."""
+    in turn order, up to it, each with :func:`next_turn_chances`; partners excluded). With
+    ``fast``, players that :func:`could_go_out_soon` says cannot are counted 0 without worlds."""
     team = view.teams[observer]
     p_none = 1.0
     s = (observer + 1) % view.players
     while s != observer:
-        if view.teams[s] != team:
+        if view.teams[s] != team and (not fast or could_go_out_soon(view, s)):
             p_none *= 1.0 - next_turn_chances(view, s, worlds, rng).out
         s = (s + 1) % view.players
     return 1.0 - p_none
@@ -175,7 +188,7 @@ class Swing:
 
 
 def go_out_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generator,
-                 my_cards: Mapping[str, int] | None = None) -> Swing:
+                 my_cards: Mapping[str, int] | None = None, fast: bool = False) -> Swing:
     """Going out now against playing one more round, from ``me``'s team's side.
 
     Now: +300, the partner's held cards (hand and unpicked foot, red threes 500) count against.
@@ -183,7 +196,7 @@ def go_out_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generato
     holds ``my_cards`` and the partner's cards; otherwise the partner lays what it can next turn
     (swinging twice those points) and the team goes out then."""
     partner = view.partner[me]
-    q = opponents_out_risk(view, me, worlds, rng)
+    q = opponents_out_risk(view, me, worlds, rng, fast)
     held_p = expected_held(view, partner, worlds) if partner is not None else 0.0
     mine = held_points(my_cards) if my_cards is not None else 0.0
     lay = 0.0
@@ -200,7 +213,7 @@ def go_out_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generato
     return Swing(now, later, q)
 
 
-def answer_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generator) -> Swing:
+def answer_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generator, fast: bool = False) -> Swing:
     """The partner's answer (``me`` answers the ask of the player on turn): yes now against no.
     Yes: +300, ``me``'s own cards and unpicked foot count against. No: the asker plays on
     (keeping at least one card); with the chance ``q`` that an opponent goes out before the
@@ -208,7 +221,7 @@ def answer_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generato
     it can on its turn and the asker goes out next turn."""
     asker = view.turn
     own = view.zone[me] or Counter()
-    q = opponents_out_risk(view, asker, worlds, rng)
+    q = opponents_out_risk(view, asker, worlds, rng, fast)
     held_me = expected_held(view, me, worlds, own=own)
     team = view.teams[me]
     shapes = [m.shape for m in view.melds[team]]
@@ -233,7 +246,27 @@ def pair_chance(view, seat: int, rank: str, worlds: Sequence[World]) -> float:
     return hits / max(1, len(worlds))
 
 
-def discard_danger(view, me: int, card: str, worlds: Sequence[World]) -> float:
+def pair_chance_uniform(view, observer: int, seat: int, rank: str) -> float:
+    """:func:`pair_chance` without worlds, under the spread of :func:`quick_worlds`: ``seat``'s
+    unknown cards are a uniform draw from the cards ``observer`` has not seen (hypergeometric)."""
+    from math import comb  # noqa: PLC0415
+
+    unseen = deck_counter(view.options) - view.visible()
+    total = sum(unseen.values())
+    good = sum(k for c, k in unseen.items() if is_natural(c) and c[0] == rank)
+    known = sum(k for c, k in view.known[seat].items() if is_natural(c) and c[0] == rank)
+    draws = view.sizes[seat] - sum(view.known[seat].values())
+    need = 2 - known
+    if need <= 0:
+        return 1.0
+    if draws <= 0 or total <= 0:
+        return 0.0
+    den = comb(total, draws)
+    p_less = sum(comb(good, k) * comb(total - good, draws - k) for k in range(0, min(need, draws + 1))) / den
+    return 1.0 - p_less
+
+
+def discard_danger(view, me: int, card: str, worlds: Sequence[World] | None) -> float:
     """Chance that discarding ``card`` lets the next player, an opponent, take the pile: the
     pile would hold ``pile_min`` cards, ``card`` is a natural, and the player holds its pair."""
     nxt = (me + 1) % view.players
@@ -241,8 +274,11 @@ def discard_danger(view, me: int, card: str, worlds: Sequence[World]) -> float:
         return 0.0
     if len(view.pile) + 1 < view.options["pile_min"] or not is_natural(card):
         return 0.0
+    if worlds is None:
+        return pair_chance_uniform(view, me, nxt, card[0])
     return pair_chance(view, nxt, card[0], worlds)
 
 
 __all__ = ["World", "quick_worlds", "Chances", "next_turn_chances", "expected_held", "red_three_risk",
-           "opponents_out_risk", "Swing", "go_out_swing", "answer_swing", "pair_chance", "discard_danger"]
+           "could_go_out_soon", "opponents_out_risk", "Swing", "go_out_swing", "answer_swing", "pair_chance",
+           "pair_chance_uniform", "discard_danger"]

@@ -218,8 +218,10 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
         best = choose_discard(zone, melded) if zone else None
         for c in sort_cards(c for c in zone if zone[c] > 0)[:max(1, max_asks) * 4]:
             danger = discard_danger(view, me, c, ws)
+            keep = keep_score(c, zone, melded)
+            keep = 1000 if keep == float("inf") else (-1000 if keep == float("-inf") else keep)
             discards.append({"card": c, "danger": round(danger, 4), "points": card_points(c),
-                             "keep": keep_score(c, zone, melded), "recommended": False})
+                             "keep": keep, "recommended": False})
         if discards:
             safe = [d for d in discards if d["danger"] <= 0.1 and not (is_wild(d["card"]) and len(zone) > 1)]
             pool = safe or discards

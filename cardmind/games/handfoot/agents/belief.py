@@ -37,7 +37,8 @@ from collections import Counter
 
 import numpy as np
 
-from ..evaluate import answer_swing, discard_danger, go_out_swing, opponents_out_risk, quick_worlds
+from ..evaluate import (answer_swing, could_go_out_soon, discard_danger, go_out_swing, opponents_out_risk,
+                        quick_worlds)
 from ..notation import Answer, Discard, Draw
 from ..plan import BookNeeds, choose_discard, count_books, full_plan, opening_plan, plays_of, table_groups
 from ..rules import card_points, is_red_three, is_wild, max_meld_points
@@ -49,7 +50,7 @@ class HandFootBeliefAgent(HandFootPeerAgent):
 
     name = "belief"
     games = ("handfoot",)
-    default_settings = {"max_pile_red_threes": 2, "worlds": 40, "out": True, "answer": True, "pile": True,
+    default_settings = {"max_pile_red_threes": 2, "worlds": 20, "out": True, "answer": True, "pile": True,
                         "safe": True, "foot": True, "open": True, "danger": 0.25, "open_risk": 0.05}
 
     def _worlds(self, rng: np.random.Generator, n: int | None = None):
@@ -60,12 +61,20 @@ class HandFootBeliefAgent(HandFootPeerAgent):
         self._rng = rng
         return super().act(rng)
 
+    def observe(self, event) -> None:
+        """Take in an event; a draw or a pile pickup starts a new turn (decisions taken once a
+        turn are forgotten)."""
+        super().observe(event)
+        if event["type"] in ("draw", "pickup", "deal"):
+            self._turn_key = getattr(self, "_turn_key", 0) + 1
+            self._play_on_turn = None
+
     # ------------------------------------------------------------------ answer
     def answer_choice(self):
         st, seat = self.state, self.seat
         if not self.settings["answer"]:
             return Answer(seat, True)
-        sw = answer_swing(st, seat, self._worlds(self._rng), self._rng)
+        sw = answer_swing(st, seat, self._worlds(self._rng), self._rng, fast=True)
         return Answer(seat, sw.swing >= 0)
 
     # ------------------------------------------------------------------ draw
@@ -79,14 +88,7 @@ class HandFootBeliefAgent(HandFootPeerAgent):
         team = st.teams[seat]
         shapes = [m.shape for m in st.melds[team]]
         zone = st.zone[seat]
-        ws = self._worlds(self._rng, 20)
-        e_draw = 0.0
-        for w in ws:
-            cards = list(w["stock"].elements())
-            k = min(2, len(cards))
-            pick = Counter(cards[i] for i in self._rng.choice(len(cards), k, replace=False)) if k else Counter()
-            e_draw += max_meld_points(zone + pick, shapes, 0)
-        e_draw /= max(1, len(ws))
+        e_draw = self._expected_draw_points(zone, shapes, 20)
         taken = st.pile_take_cards()
         best, best_val = None, 0.0
         q = None
@@ -97,12 +99,37 @@ class HandFootBeliefAgent(HandFootPeerAgent):
             penalty = 0.0
             if r3:
                 if q is None:
-                    q = opponents_out_risk(st, seat, ws, self._rng)
+                    q = self._risk()
                 penalty = 500 * r3 * (1 - (1 - max(q, 0.02)) ** r3)
             val = 2 * (pts - e_draw) + 5 * (len(taken) - 3) - penalty
             if best is None or val > best_val:
                 best, best_val = a, val
         return best if best is not None and best_val >= 0 else Draw(seat)
+
+    def _risk(self) -> float:
+        """Chance an opponent goes out before its next turn (0 without worlds when none could)."""
+        st = self.state
+        if not any(st.teams[s] != st.teams[self.seat] and could_go_out_soon(st, s) for s in range(st.players)):
+            return 0.0
+        return opponents_out_risk(st, self.seat, self._worlds(self._rng, 20), self._rng, fast=True)
+
+    def _unseen_cards(self) -> list[str]:
+        from ..rules import deck_counter  # noqa: PLC0415
+
+        return sorted((deck_counter(self.options) - self.state.visible()).elements())
+
+    def _expected_draw_points(self, zone, shapes, n: int, cards: Counter | None = None) -> float:
+        """Expected points it could lay after drawing two cards (a uniform draw from the cards it
+        has not seen: the stock is a uniform part of them in its belief)."""
+        unseen = self._unseen_cards()
+        if cards is not None:
+            zone = cards
+        total = 0.0
+        for _ in range(n):
+            k = min(2, len(unseen))
+            pick = Counter(unseen[i] for i in self._rng.choice(len(unseen), k, replace=False)) if k else Counter()
+            total += max_meld_points(zone + pick, shapes, 0)
+        return total / max(1, n)
 
     # ------------------------------------------------------------------ play
     def play_choice(self):
@@ -118,10 +145,15 @@ class HandFootBeliefAgent(HandFootPeerAgent):
                 if wilds >= 2 and self._wait_to_open(need, plays):
                     return self.discard()
         if opened and st.in_foot[seat] and not st.may_go_out(seat) and self.settings["out"] \
-                and not st.cut_throat() and not st.asked and self.can_go_out():
-            sw = go_out_swing(st, seat, self._worlds(self._rng), self._rng, my_cards=zone)
-            if sw.swing < 0:
+                and not st.cut_throat() and not st.asked:
+            key = getattr(self, "_turn_key", 0)
+            if getattr(self, "_play_on_turn", None) == key:
                 return self._play_on()
+            if self.can_go_out():
+                sw = go_out_swing(st, seat, self._worlds(self._rng), self._rng, my_cards=zone, fast=True)
+                if sw.swing < 0:
+                    self._play_on_turn = key      # decided for this turn
+                    return self._play_on()
         if opened and not st.in_foot[seat] and self.settings["foot"]:
             step = self._to_foot()
             if step is not None:
@@ -131,19 +163,20 @@ class HandFootBeliefAgent(HandFootPeerAgent):
     def _wait_to_open(self, need: int, plays) -> bool:
         """Whether to keep the wild cards and open next turn instead (see the module docstring)."""
         st, seat = self.state, self.seat
-        ws = self._worlds(self._rng, 20)
-        if opponents_out_risk(st, seat, ws, self._rng) >= self.settings["open_risk"]:
+        if self._risk() >= self.settings["open_risk"]:
             return False
         team = st.teams[seat]
         natural = Counter({c: k for c, k in st.zone[seat].items() if not is_wild(c)})
+        unseen = self._unseen_cards()
+        shapes = [m.shape for m in st.melds[team]]
         hits = 0
-        for w in ws:
-            cards = list(w["stock"].elements())
-            k = min(2, len(cards))
-            pick = Counter(cards[i] for i in self._rng.choice(len(cards), k, replace=False)) if k else Counter()
-            if max_meld_points(natural + pick, [m.shape for m in st.melds[team]], 0) >= need:
+        n = 20
+        for _ in range(n):
+            k = min(2, len(unseen))
+            pick = Counter(unseen[i] for i in self._rng.choice(len(unseen), k, replace=False)) if k else Counter()
+            if max_meld_points(natural + pick, shapes, 0) >= need:
                 hits += 1
-        return hits > len(ws) / 2
+        return hits > n / 2
 
     def _play_on(self):
         """Going out now is worth less than one more round: lay as ``peer`` would while keeping
@@ -191,8 +224,7 @@ class HandFootBeliefAgent(HandFootPeerAgent):
         zone = st.zone[seat]
         if not self.settings["safe"]:
             return Discard(seat, choose_discard(zone, melded))
-        ws = self._worlds(self._rng, 20)
-        allowed = [c for c in zone if zone[c] > 0 and discard_danger(st, seat, c, ws) <= self.settings["danger"]]
+        allowed = [c for c in zone if zone[c] > 0 and discard_danger(st, seat, c, None) <= self.settings["danger"]]
         if allowed and not (all(is_wild(c) for c in allowed) and any(not is_wild(c) for c in zone)):
             return Discard(seat, choose_discard(zone, melded, allowed))
         return Discard(seat, choose_discard(zone, melded))
