@@ -14,8 +14,9 @@ players: the three rotations of ``belief, peer, peer``... see ``seatings``). The
 * per ablation (``belief`` with one feature switched off, same deals, same seats): the paired
   difference in win rate and in points margin per game, full minus ablated, with a 95% interval
   (normal, over deals);
-* time per move of each agent: per game its thinking time over its actions; the median and the
-  spread (quartiles, 90th percentile, maximum) over games.
+* time per move of each agent: per game its thinking time over its actions (wall time, as the
+  game loop measures it, and processor time); the median and the spread (quartiles, 90th
+  percentile, maximum) over games.
 
 Results go to ``--out`` (``games.jsonl``: one line per game; ``summary.json``) and a table to
 stdout. Everything is seeded: the same command gives the same games.
@@ -76,11 +77,27 @@ def play_one(task: tuple) -> dict:
     belief = resolve_agent("belief", GAME)
     peer = resolve_agent("peer", GAME)
     factories = []
+    cpu = [0.0] * n
+
+    def timed(cls, **kw):
+        """The agent class with its ``act`` timed in processor time (the wall time the game loop
+        measures includes waiting for the processor on a shared machine)."""
+        def make(g, seat, o, h):
+            agent = cls(g, seat, o, h, **kw)
+            act = agent.act
+
+            def act_timed(rng):
+                c0 = time.process_time()
+                try:
+                    return act(rng)
+                finally:
+                    cpu[seat] += time.process_time() - c0
+            agent.act = act_timed
+            return agent
+        return make
+
     for s in range(n):
-        if seating[s] == "B":
-            factories.append(lambda g, seat, o, h, st=settings: belief(g, seat, o, h, settings=st))
-        else:
-            factories.append(peer)
+        factories.append(timed(belief, settings=settings) if seating[s] == "B" else timed(peer))
     t0 = time.perf_counter()
     mr = play_game(GAME, options, factories, np.random.default_rng([seed, 0, deal]),
                    [np.random.default_rng([seed, 1, deal, s]) for s in range(n)], max_actions=50_000)
@@ -102,6 +119,8 @@ def play_one(task: tuple) -> dict:
         "peer_points": float(np.mean([totals[t] for t in ptm])),
         "belief_move_s": sum(mr.think_time[s] for s in bseat) / max(1, sum(mr.actions[s] for s in bseat)),
         "peer_move_s": sum(mr.think_time[s] for s in pseat) / max(1, sum(mr.actions[s] for s in pseat)),
+        "belief_move_cpu_s": sum(cpu[s] for s in bseat) / max(1, sum(mr.actions[s] for s in bseat)),
+        "peer_move_cpu_s": sum(cpu[s] for s in pseat) / max(1, sum(mr.actions[s] for s in pseat)),
         "actions": sum(mr.actions), "wall": wall,
         "ends": [e["reason"] for e in mr.record.events if e["type"] == "hand_end"],
     }
@@ -114,6 +133,8 @@ def summarise(games: list[dict], n_hands: int) -> dict:
     q = lambda v, p: float(np.percentile(v, p))  # noqa: E731
     bm = [g["belief_move_s"] * 1000 for g in games]
     pm = [g["peer_move_s"] * 1000 for g in games]
+    bc = [g.get("belief_move_cpu_s", float("nan")) * 1000 for g in games]
+    pc = [g.get("peer_move_cpu_s", float("nan")) * 1000 for g in games]
     return {
         "games": len(games), "win_rate": wins / len(games), "wilson95": [lo, hi],
         "belief_points_per_hand": float(np.mean([g["belief_points"] for g in games])) / n_hands,
@@ -121,6 +142,10 @@ def summarise(games: list[dict], n_hands: int) -> dict:
         "margin_per_game": mean_ci([g["belief_points"] - g["peer_points"] for g in games]),
         "belief_ms_per_move": {"median": q(bm, 50), "q1": q(bm, 25), "q3": q(bm, 75), "p90": q(bm, 90), "max": max(bm)},
         "peer_ms_per_move": {"median": q(pm, 50), "q1": q(pm, 25), "q3": q(pm, 75), "p90": q(pm, 90), "max": max(pm)},
+        "belief_cpu_ms_per_move": {"median": q(bc, 50), "q1": q(bc, 25), "q3": q(bc, 75), "p90": q(bc, 90),
+                                   "max": max(bc)},
+        "peer_cpu_ms_per_move": {"median": q(pc, 50), "q1": q(pc, 25), "q3": q(pc, 75), "p90": q(pc, 90),
+                                 "max": max(pc)},
         "hand_ends": {r: sum(g["ends"].count(r) for g in games) for r in ("out", "stock")},
     }
 
@@ -195,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     bm, pm = f["belief_ms_per_move"], f["peer_ms_per_move"]
     print(f"  ms per move: belief median {bm['median']:.2f} (quartiles {bm['q1']:.2f}-{bm['q3']:.2f}, p90 {bm['p90']:.2f}, "
           f"max {bm['max']:.2f}); peer median {pm['median']:.2f} (p90 {pm['p90']:.2f})")
+    bc, pc = f["belief_cpu_ms_per_move"], f["peer_cpu_ms_per_move"]
+    print(f"  processor ms per move: belief median {bc['median']:.2f} (quartiles {bc['q1']:.2f}-{bc['q3']:.2f}, "
+          f"p90 {bc['p90']:.2f}, max {bc['max']:.2f}); peer median {pc['median']:.2f} (p90 {pc['p90']:.2f})")
     print(f"  hands ended: {f['hand_ends']}")
     for lab, a in summary["ablations"].items():
         w, m = a["win_rate_diff"], a["margin_diff"]

@@ -26,7 +26,7 @@ def agents_available() -> list[str]:
     return [a for a in AGENTS if a in agent_names("handfoot")]
 
 
-@pytest.mark.parametrize("options", [{"hands": 2}, {"players": 6, "hands": 1},
+@pytest.mark.parametrize("options", [{"hands": 1}, {"players": 6, "hands": 1},
                                      {"players": 3, "cutthroat": True, "hands": 1}])
 def test_every_action_any_agent_returns_is_legal(options):
     """The referee loop forfeits a seat that returns an illegal action: no game may forfeit."""

@@ -222,3 +222,45 @@ def test_pile_and_known_cards_in_the_view():
     for s in sizes:
         if int(s) != t.observer:
             assert sum(obj["expected"][s].values()) == pytest.approx(sizes[s], abs=1e-6)
+
+
+def test_cli_belief_names_the_model_and_refuses_unknown_ones():
+    import json as _json
+    import subprocess
+    import sys
+    from pathlib import Path
+    rec = Path(__file__).resolve().parent.parent / "examples" / "handfoot-4p.jsonl"
+    out = subprocess.run([sys.executable, "-m", "cardmind", "belief", str(rec), "--json", "--upto", "40",
+                          "--model", "fitted"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    obj = _json.loads(out.stdout)
+    assert obj["model"] == "fitted" and 0 < obj["ess"] <= 60
+    assert set(obj["next_turn"]) == {"0", "2", "3"} and 0 <= obj["partner_red_three"] <= 1
+    bad = subprocess.run([sys.executable, "-m", "cardmind", "belief", str(rec), "--model", "nosuch"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "uniform, fitted" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_fitted_model_file_matches_its_features():
+    from cardmind.games.handfoot.models import FEATURES, load
+    m = load("fitted")
+    assert tuple(m.features) == FEATURES and m.info["decisions"] > 1000
+    # the fitted model says what peer does: it keeps wild cards and cards with companions
+    w = dict(zip(m.features, m.weights))
+    assert w["d_wild"] < -3 and w["d_companions"] < 0 and w["take"] > 0
+
+
+def test_block_product_pool_room_gives_the_pool_contexts():
+    """BlockProduct.pool_room (the room left for the pool, with its counts) answers a pool query
+    as the pool contexts do: a pool item's seat is hypergeometric given the room."""
+    from cardmind.belief.blocks import BlockProduct, multinomial
+    caps = (3, 2, 4)
+    blocks = [{(1, 1, 0): 2, (0, 1, 1): 2, (2, 0, 0): 1}, {(1, 0, 1): 1, (0, 0, 2): 1}]
+    q = [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
+    prod = BlockProduct(caps, blocks, pool_queries=[q], tables=True, engine="python")
+    rooms = prod.pool_room()
+    assert sum(rooms.values()) == prod.total
+    for e, ctx in prod.pool_contexts[0].items():
+        seat = e.index(1)
+        via_rooms = sum(Fraction(n, prod.total) * Fraction(room[seat], sum(room)) for room, n in rooms.items())
+        assert via_rooms == Fraction(multinomial(e) * ctx, prod.total)

@@ -59,8 +59,10 @@ from ...belief.tracker import Tracker
 from ...errors import Contradiction
 from .rules import JOKERS, MELD_RANKS, RED_THREES, deck_counter, is_wild, sort_cards
 
-#: the exact engine is used while its dynamic programme has at most this many states
+#: the exact engine is used while its dynamic programme has at most this many states ...
 EXACT_BOX = 60_000
+#: ... and at most this many state-times-usage steps
+EXACT_WORK = 4_000_000
 #: default number of Gibbs samples (after burn-in) and sweeps between samples
 DEFAULT_SAMPLES = 200
 DEFAULT_THIN = 1
@@ -381,14 +383,19 @@ class ExactEngine:
         self.box = box
 
     def feasible_size(self) -> bool:
-        """Whether the dynamic programme is small enough (see :data:`EXACT_BOX`)."""
+        """Whether the dynamic programme is small enough: at most :data:`EXACT_BOX` capacity
+        states, and at most :data:`EXACT_WORK` state-times-usage steps over the blocks."""
         if not self.constrained:
             return True
-        used_caps = [min(c, sum(self.st.pool[x] for x in self.constrained)) for c in self.caps]
+        ncon = sum(self.st.pool[x] for x in self.constrained)
         box = 1
-        for c in used_caps:
-            box *= c + 1
-        return box <= EXACT_BOX
+        for c in self.caps:
+            box *= min(c, ncon) + 1
+        if box > EXACT_BOX:
+            return False
+        S = len(self.caps)
+        work = box * sum(comb(self.st.pool[c] + S - 1, S - 1) for c in self.constrained)
+        return work <= EXACT_WORK
 
     def _usages(self, c: str) -> dict[tuple[int, ...], int]:
         n = self.st.pool[c]
@@ -415,10 +422,7 @@ class ExactEngine:
         st = self.st
         blocks = [self._usages(c) for c in self.constrained]
         pool_tokens = [c for c in sort_cards(st.pool) if st.pool[c] > 0 and c not in self.constrained]
-        S = len(self.caps)
-        queries = [list(_compositions(st.pool[u], S)) for u in pool_tokens]
-        queries = [[e for e in q if all(e[i] <= self.caps[i] for i in range(S))] for q in queries]
-        prod = BlockProduct(self.caps, blocks, pool_queries=queries)
+        prod = BlockProduct(self.caps, blocks, tables=True)
         if prod.total == 0:
             raise Contradiction("no deal of the hidden cards is consistent with the plays")
         N = prod.total
@@ -426,9 +430,42 @@ class ExactEngine:
         usage_dist: dict[str, dict[tuple[int, ...], Fraction]] = {}
         for c, b, ctx in zip(self.constrained, blocks, prod.block_contexts):
             usage_dist[c] = {d: Fraction(w * ctx[d], N) for d, w in b.items() if ctx[d]}
-        for u, q, ctx in zip(pool_tokens, queries, prod.pool_contexts):
-            usage_dist[u] = {e: Fraction(multinomial(e) * ctx[e], N) for e in q if ctx[e]}
-        return self._answer(usage_dist, N * self.merge_factor)
+        ans = self._answer(usage_dist, N * self.merge_factor)
+        self._pool_marginals(ans, prod.pool_room(), N, pool_tokens)
+        return ans
+
+    def _pool_marginals(self, ans: Answer, rooms: dict[tuple[int, ...], int], N: int, pool_tokens) -> None:
+        """The pool's card types: given the room the constrained types leave, their copies are
+        spread uniformly over it (hypergeometric), summed over the rooms (exact fractions)."""
+        st = self.st
+        played = {ln.seat: ln.totals() for ln in st.lines}
+        F = self.caps[self.free_index]
+        by_n: dict[int, list[str]] = {}
+        for u in pool_tokens:
+            by_n.setdefault(st.pool[u], []).append(u)
+        for n, toks in by_n.items():
+            per_seat: dict[int, dict[int, Fraction]] = {ln.seat: {} for ln in st.lines}
+            per_free: dict[int, dict[int, Fraction]] = {i: {} for i in range(len(st.free))}
+            for room, cnt in rooms.items():
+                pr = Fraction(cnt, N)
+                total = sum(room)
+                for ln in st.lines:
+                    ra = sum(room[i] for i in self.seat_of[ln.seat])
+                    for k, q in _hyper_pmf(total, ra, n).items():
+                        per_seat[ln.seat][k] = per_seat[ln.seat].get(k, 0) + pr * q
+                rf = room[self.free_index]
+                in_free = _hyper_pmf(total, rf, n)
+                for i, (_, _, size) in enumerate(st.free):
+                    for m, qm in in_free.items():
+                        for j, qj in _hyper_pmf(F, size, m).items():
+                            per_free[i][j] = per_free[i].get(j, 0) + pr * qm * qj
+            for u in toks:
+                for ln in st.lines:
+                    p, k = played[ln.seat]
+                    shift = k[u] - p[u]
+                    ans.tokens.setdefault(str(ln.seat), {})[u] = {x + shift: v for x, v in per_seat[ln.seat].items()}
+                for i, (name, seat, _) in enumerate(st.free):
+                    ans.tokens.setdefault(_place_name((name, seat)), {})[u] = dict(per_free[i])
 
     def _answer(self, usage_dist, count: int) -> Answer:
         st = self.st
@@ -764,6 +801,16 @@ class HandFootBelief(Tracker):
         self._cache["answer"] = ans
         return ans
 
+    def check_consistent(self) -> None:
+        """An exact, fast check that some deal fits the events (every player's needed copies fit
+        its positions by their deadlines, no type needed beyond its unseen copies: see
+        :func:`check_feasible`); what the engine protocol calls after every event.
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        check_feasible(self.structure())
+
     @property
     def consistent_deals(self) -> int | None:
         """The number of consistent deals of the hand under way (exact engine), else ``None``
@@ -1031,6 +1078,16 @@ class HandFootBelief(Tracker):
             "sizes": {str(s): st.sizes[s] for s in range(st.players)},
             "holdings": tokens, "expected": expected, "kinds": kinds,
         }
+        if not st.forced and st.phase != "over":
+            from .evaluate import next_turn_chances, red_three_risk  # noqa: PLC0415
+
+            ws = self.worlds()
+            rng = np.random.default_rng([self.seed, len(st.history), 3])
+            out["next_turn"] = {str(s): next_turn_chances(st, s, ws, rng).to_json()
+                                for s in range(st.players) if s != self.observer}
+            partner = st.partner[self.observer]
+            if partner is not None:
+                out["partner_red_three"] = red_three_risk(st, partner, ws)
         if not ans.exact:
             out["stderr"] = ans.stderr
             out["samples"] = ans.samples
