@@ -148,9 +148,9 @@ def _check_kind(kind: str, value: Any, what: str) -> Any:
         return [_check_kind("card_list", h, f"{what}[{i}]") for i, h in enumerate(value)]
     if kind == "card_list_or_null":
         return None if value is None else _check_kind("card_list", value, what)
-    if kind == "hands_partial":
+    if kind == "hands_or_null":
         if not isinstance(value, list) or not all(h is None or isinstance(h, list) for h in value):
-            raise ValueError(f"{what} must be a list with a card list or null per seat")
+            raise ValueError(f"{what} must be a list with a card list or null (unseen) per seat")
         return [None if h is None else _check_kind("card_list", h, f"{what}[{i}]") for i, h in enumerate(value)]
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
@@ -172,6 +172,10 @@ def _check_kind(kind: str, value: Any, what: str) -> Any:
                 raise ValueError(f"{what}[{i}]: a meld's kind is \"set\" or \"run\", not {json.dumps(m['kind'])}")
             out.append({"kind": m["kind"], "cards": _check_kind("card_list", m["cards"], f"{what}[{i}] cards")})
         return out
+    if kind == "object_list":
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise ValueError(f"{what} must be a list of objects")
+        return value
     if kind == "str_list":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ValueError(f"{what} must be a list of strings")

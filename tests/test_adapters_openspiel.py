@@ -27,6 +27,8 @@ SIM_CONFIGS = [
     ("gofish", {"players": 2, "give": "all", "phase2": True}, 3),
     ("gofish", {"players": 3, "books_face_up": True, "phase2": True}, 2),
     ("gofish", {"players": 6, "ranks": 6, "hand": 3}, 2),
+    ("handfoot", {"hands": 1}, 1),
+    ("handfoot", {"players": 2, "cutthroat": True, "hands": 2, "hand_size": 4, "decks": 1}, 1),
 ]
 
 

@@ -27,6 +27,7 @@ CONFIGS = [
     ("gofish", {}, None),
     ("gofish", {"players": 2, "give": "all", "phase2": True}, None),
     ("gofish", {"players": 5, "books_face_up": True, "ranks": 8, "hand": 4}, None),
+    ("handfoot", {"hands": 1}, None),
 ]
 
 

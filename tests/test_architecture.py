@@ -20,7 +20,7 @@ import cardmind
 from cardmind.core import get_game
 
 ROOT = Path(cardmind.__file__).resolve().parent
-BUILTIN = ("literature", "gofish", "carioca")
+BUILTIN = ("literature", "gofish", "carioca", "handfoot")
 
 
 def _pattern() -> re.Pattern:

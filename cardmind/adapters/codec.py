@@ -89,6 +89,13 @@ class ActionCodec:
         in draw order). Must have ``len(deck())`` entries."""
         raise NotImplementedError
 
+    def deal_pool(self, position: int) -> tuple[int, int] | None:
+        """The range ``(lo, hi)`` of :meth:`deck` indices that deal position ``position`` is dealt
+        from, for a game dealt several times (each deal its own copy of the cards: positions of
+        deal ``k`` draw from deal ``k``'s part of ``deck()``); ``None`` (the default): any
+        remaining card."""
+        return None
+
     def header_from_order(self, cards: Sequence[str]) -> dict:
         """The hidden part of a complete header (``hands``, and ``stock`` when some positions
         go to the stock) for the deck dealt in the order ``cards``."""

@@ -97,8 +97,14 @@ class CardmindAECEnv(AECEnv):
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         w = World(self.codec, self.max_actions, self.truncation)
-        for k in self._rng.permutation(len(w.deck)):
-            w.apply_chance(int(k))
+        if self.codec.deal_pool(0) is None:
+            for k in self._rng.permutation(len(w.deck)):
+                w.apply_chance(int(k))
+        else:   # a game dealt several times: each deal shuffles its own pool of cards
+            while w.is_chance():
+                lo, hi = self.codec.deal_pool(len(w.order))
+                for k in lo + self._rng.permutation(hi - lo):
+                    w.apply_chance(int(k))
         self.world = w
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}

@@ -6,6 +6,8 @@ PettingZoo's sequential games expect:
 1. **The deal is chance.** One chance decision per card: outcome ``i`` deals card
    ``codec.deck()[i]`` to the next position (``codec.deal_positions()``), each remaining
    card equally likely, so every deal has the same probability as cardmind's own shuffle.
+   A game dealt several times (one deal per hand of a game of several hands) splits ``deck()`` into pools, one per
+   deal (``codec.deal_pool(position)``): a position is dealt from its pool only.
 2. **Then one seat decides at a time**, with the codec's action ids. The seat is the game's
    ``to_move()``. When the rules let other seats act out of turn (``State.actors()``, as
    Literature claims under ``claim_any_time``), every such seat is then asked in turn,
@@ -145,15 +147,26 @@ class World:
         return self.state is None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """``(deck index, probability)`` of every card that may be dealt next."""
-        p = 1.0 / len(self.remaining)
-        return [(i, p) for i in self.remaining]
+        """``(deck index, probability)`` of every card that may be dealt next (the remaining
+        cards of the next position's pool, :meth:`ActionCodec.deal_pool`)."""
+        pool = self.codec.deal_pool(len(self.order))
+        if pool is None:
+            p = 1.0 / len(self.remaining)
+            return [(i, p) for i in self.remaining]
+        lo, hi = pool
+        idx = self.remaining[bisect.bisect_left(self.remaining, lo):bisect.bisect_left(self.remaining, hi)]
+        p = 1.0 / len(idx)
+        return [(i, p) for i in idx]
 
     def apply_chance(self, index: int) -> None:
         """Deal card ``deck[index]`` to the next position."""
         k = bisect.bisect_left(self.remaining, index)
         if k == len(self.remaining) or self.remaining[k] != index:
             raise ValueError(f"card {index} has already been dealt or is not in the deck")
+        pool = self.codec.deal_pool(len(self.order))
+        if pool is not None and not pool[0] <= index < pool[1]:
+            raise ValueError(f"card {index} is not in the pool {pool[0]}-{pool[1] - 1} of deal position "
+                             f"{len(self.order)}")
         del self.remaining[k]
         self.order.append(index)
         self._current = None
@@ -335,9 +348,18 @@ def replay_deal(world: World, order: Sequence[str]) -> World | None:
     if world.decisions is None:
         return None
     w = World(world.codec, world.max_moves, world.truncation)
-    index = {c: i for i, c in enumerate(w.deck)}
+    index: dict[str, list[int]] = {}
+    for i in range(len(w.deck) - 1, -1, -1):    # copies of a token (several decks): first unused first
+        index.setdefault(w.deck[i], []).append(i)
     for c in order:
-        w.apply_chance(index[c])
+        pool = w.codec.deal_pool(len(w.order))
+        free = index.get(c, [])
+        k = len(free) - 1
+        while pool is not None and k >= 0 and not pool[0] <= free[k] < pool[1]:
+            k -= 1
+        if k < 0:
+            return None
+        w.apply_chance(free.pop(k))
     for seat, aid in world.decisions:
         if w.current_player() != seat:
             return None

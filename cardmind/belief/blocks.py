@@ -270,6 +270,31 @@ class BlockProduct:
             pool = tuple(restored)
         return out, pool
 
+    def pool_room(self) -> dict[Usage, int]:
+        """``{room: count}``: for every way the blocks can leave room for the pool (the
+        capacity left per seat, in the caller's seat order), the number of consistent
+        assignments that leave it (pool included); the counts sum to :attr:`total`. Given the
+        room, the pool's items are spread uniformly over it, so any question about pool items
+        is a hypergeometric sum over these rooms (needs ``tables=True``).
+
+        Raises:
+            ValueError: the product was built without tables.
+        """
+        if self._fwd is None:
+            raise ValueError("build the BlockProduct with tables=True to read the pool's room")
+        pk = self._pk
+        order = getattr(self, "_order", None)
+        out: dict[Usage, int] = {}
+        for code, f in self._fwd[-1].items():
+            room = tuple(c - x for c, x in zip(pk.caps, pk.unpack(code)))
+            if order is not None:   # the fast path's seat order back to the caller's
+                restored = [0] * len(order)
+                for j, i in enumerate(order):
+                    restored[i] = room[j]
+                room = tuple(restored)
+            out[room] = out.get(room, 0) + f * multinomial(room)
+        return out
+
     # ------------------------------------------------------------------ reference
     def _solve_py(self, blocks, queries, contexts):
         caps = self.caps

@@ -14,3 +14,4 @@ def load_all() -> None:
     from . import literature  # noqa: F401, PLC0415
     from . import gofish  # noqa: F401, PLC0415
     from . import carioca  # noqa: F401, PLC0415
+    from . import handfoot  # noqa: F401, PLC0415

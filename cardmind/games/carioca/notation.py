@@ -35,7 +35,7 @@ EVENT_SCHEMA: dict[str, dict[str, str]] = {
     "discard": {"player": "seat", "card": "card"},
     "hand_end": {"hand": "count", "out": "seat_or_null", "hands": "hands", "scores": "int_list",
                  "totals": "int_list"},
-    "deal": {"hand": "count", "hands": "hands_partial", "stock": "card_list_or_null", "up": "card"},
+    "deal": {"hand": "count", "hands": "hands_or_null", "stock": "card_list_or_null", "up": "card"},
 }
 
 #: header keys a contract rummy record adds: the card turned up to start the first hand (every
