@@ -74,6 +74,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         try:
+            import pyspiel  # noqa: F401, PLC0415 - first: the adapter module may be imported already
             from . import openspiel as os_adapter  # noqa: PLC0415
             from open_spiel.python.algorithms import ismcts, mcts  # noqa: PLC0415
         except ImportError as exc:
