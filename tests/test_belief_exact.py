@@ -29,7 +29,7 @@ from .lit_helpers import (GAME, OPTION_COMBOS, belief_after, brute_force, brute_
 
 #: (option combination, seed, agent): 6 and 8 players, both decks, every option
 CPSAT_GAMES = [(0, 1, "random"), (0, 0, "peer"), (1, 0, "random"), (1, 1, "peer"), (2, 1, "random"),
-               (2, 1, "peer"), (3, 1, "random"), (3, 0, "peer"), (4, 1, "random"), (4, 1, "peer"),
+               (2, 1, "peer"), (3, 1, "random"), (3, 2, "peer"), (4, 1, "random"), (4, 1, "peer"),
                (5, 1, "random"), (5, 1, "peer"), (6, 1, "random"), (6, 1, "peer"), (7, 1, "random"),
                (7, 1, "peer")]
 MAX_COUNT = 1500  # CP-SAT enumerates about 1500 solutions a second here
@@ -164,7 +164,7 @@ def test_cpsat_count_api_and_limits():
 
 
 # ----------------------------------------------------------------------------- brute force
-BRUTE_GAMES = [(0, 1, "random"), (0, 0, "peer"), (1, 1, "peer"), (1, 0, "peer"), (2, 1, "random"), (4, 1, "random"),
+BRUTE_GAMES = [(0, 1, "random"), (0, 0, "peer"), (1, 1, "peer"), (1, 2, "peer"), (2, 1, "random"), (4, 1, "random"),
                (2, 1, "peer"), (3, 0, "peer"), (4, 0, "peer"),
                (5, 1, "peer"), (6, 0, "peer"), (7, 1, "peer")]
 BRUTE_LIMIT = 600
