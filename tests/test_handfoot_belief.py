@@ -264,3 +264,23 @@ def test_block_product_pool_room_gives_the_pool_contexts():
         seat = e.index(1)
         via_rooms = sum(Fraction(n, prod.total) * Fraction(room[seat], sum(room)) for room, n in rooms.items())
         assert via_rooms == Fraction(multinomial(e) * ctx, prod.total)
+
+
+def test_cli_hint_shows_the_players_cards():
+    """``cardmind hint`` shows the observer's cards now (its hand or foot), in the text and in
+    the JSON (``your_cards``, ``in_foot``), as the cards the player's record says it holds."""
+    import json as _json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from cardmind.records import read_record
+    path = Path(__file__).resolve().parent.parent / "examples" / "handfoot-4p.jsonl"
+    t = HandFootBelief.from_record(read_record(path), samples=10, worlds=10)
+    held = sorted((t.state.zone[t.observer] or Counter()).elements())
+    out = subprocess.run([sys.executable, "-m", "cardmind", "hint", str(path), "--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    obj = _json.loads(out.stdout)
+    assert sorted(obj["your_cards"]) == held and obj["in_foot"] == bool(t.state.in_foot[t.observer])
+    text = subprocess.run([sys.executable, "-m", "cardmind", "hint", str(path)], capture_output=True, text=True).stdout
+    assert f"Your {'foot' if obj['in_foot'] else 'hand'} ({len(held)} cards): {' '.join(obj['your_cards'])}" in text

@@ -69,6 +69,10 @@ class HandFootHint:
     mode: str
     model: str
     notes: list[str] = field(default_factory=list)
+    #: the observer's cards now (its hand, or its foot once picked up), sorted
+    your_cards: list[str] = field(default_factory=list)
+    #: whether the observer plays from its foot
+    in_foot: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The advice as one JSON object (keys as the attributes; seats as string keys)."""
@@ -77,7 +81,8 @@ class HandFootHint:
                 "melds": self.melds, "go_out": self.go_out, "answer": self.answer, "discards": self.discards,
                 "chances": {str(k): v for k, v in self.chances.items()},
                 "partner_red_three": self.partner_red_three, "kinds": self.kinds, "worlds": self.worlds,
-                "mode": self.mode, "model": self.model, "notes": list(self.notes)}
+                "mode": self.mode, "model": self.model, "notes": list(self.notes),
+                "your_cards": list(self.your_cards), "in_foot": self.in_foot}
 
     # ------------------------------------------------------------------ rendering
     def render(self, console: Console, record: Any, show_table: bool = True, tables_only: bool = False) -> None:
@@ -88,6 +93,8 @@ class HandFootHint:
         if not tables_only:
             console.print(f"to move: seat {self.to_move} ({self.phase}); opening minimum {self.minimum}; "
                           f"your team has {'opened' if self.opened else 'not opened'}")
+            console.print(f"Your {'foot' if self.in_foot else 'hand'} ({len(self.your_cards)} cards): "
+                          + (" ".join(self.your_cards) or "no cards"))
             if self.draw:
                 d = self.draw
                 console.print(f"[bold]Draw:[/bold] {d['advice']}")
@@ -253,7 +260,13 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                 per[kind_of(c)] += k / len(ws)
     kinds = {nm: {k: round(v, 3) for k, v in per.items()} for nm, per in kinds.items()}
     return HandFootHint(me, view.hand_no, mover, view.phase, view.minimum, view.opened[team], draw, opening, melds,
-                        go_out, answer, discards, chances, p3, kinds, len(ws), tracker.mode, tracker.model, notes)
+                        go_out, answer, discards, chances, p3, kinds, len(ws), tracker.mode, tracker.model, notes,
+                        your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]))
+
+
+def _sorted_cards(zone: Counter) -> list[str]:
+    """The cards of ``zone`` (``Counter`` of cards) in the game's order (:func:`.rules.sort_cards`)."""
+    return sort_cards(zone.elements())
 
 
 __all__ = ["HandFootHint", "handfoot_hint"]
