@@ -219,3 +219,15 @@ def test_sampled_answer_reports_a_statistical_bound():
     assert t.mode == "mcmc"
     assert t.error_bound == pytest.approx(min(1.0, 4 * t.stderr))
     assert t.to_json()["method"] == "the sampler (approximate)"
+
+
+def test_exact_only_takes_an_exact_sum_in_floating_point_and_refuses_sampling():
+    """``exact_only`` answers from the compact (floating-point) sum as it does without it, and
+    raises MemoryError only where the draw engine would sample."""
+    view, L = _view(4, 7, 0, 8)
+    t = _tracker(view, 0, L, exact_only=True)
+    assert t.mode == "compact" and _max_diff(t, _tracker(view, 0, L)) == 0.0
+    s = _tracker(view, 0, L, exact_only=True, engine="draws", exact_free=0, enum_nodes=0, steps=40,
+                 draw_options={"compact": False})
+    with pytest.raises(MemoryError, match="had to sample"):
+        s.holdings()

@@ -74,7 +74,8 @@ class GoFishBelief(Tracker):
             draw engine).
         seed: seed of the draw engine's sampler (results are reproducible).
         exact_only: never approximate: raise ``MemoryError`` when neither the joint filter
-            nor the draw engine's enumeration can answer exactly.
+            nor one of the draw engine's exact sums (integers, or floating point: modes
+            ``exact``, ``enumerated``, ``compact``) can answer, rather than sample.
         engine: ``"fast"`` (the vectorised joint filter of :mod:`.filter`, then the
             draw engine past the budget), ``"draws"`` (the draw engine only) or
             ``"reference"`` (the plain joint filter of this module; the tests check they agree).
@@ -363,7 +364,7 @@ class GoFishBelief(Tracker):
                     "known_books": ff.known_books, "weighted": ff.weighted}
         eng = self._draw_engine()
         ans = eng.answer(self.events, self.settled)
-        if self.exact_only and not ans.exact:
+        if self.exact_only and eng.last_mode == "mcmc":   # an exact sum in floating point is an answer
             raise MemoryError("the Go Fish belief is not exact here (the draw engine had to sample)")
         return {"exact": ans.exact, "den": ans.den, "total": ans.total, "holdings": ans.holdings,
                 "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books,
