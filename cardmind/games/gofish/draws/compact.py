@@ -86,9 +86,13 @@ def draw_segments(t: Any, tl: _Timeline) -> list[np.ndarray]:
     handed over by ``k``, a gain of ``r`` by ``k`` after which a book may or may not follow).
     Cards ``k`` receives or draws shown only shift its count and always come with such a
     gain. A draw whose window closed with a book, or is still open (the last event), is a
-    segment alone. (Leaving out the facts that hold whatever the hidden cards are, such as
-    an ask by a seat everyone knows holds the rank, merged no segment on the positions
-    tried: those are rare.)
+    segment alone; a draw a book followed is also a boundary of its seat's segments in every
+    rank it may be: if it is of the rank, the book took the seat's cards of it, so the seat's
+    draws before and after it are not interchangeable (one of the rank before it may have
+    completed the book, one after it cannot be of the rank). No fact of the rank's timeline
+    marks it when the book is face down. (Leaving out the facts that hold whatever the
+    hidden cards are, such as an ask by a seat everyone knows holds the rank, merged no
+    segment on the positions tried: those are rare.)
     """
     m = len(tl.draws)
     out = []
@@ -103,6 +107,12 @@ def draw_segments(t: Any, tl: _Timeline) -> list[np.ndarray]:
             if seat == t.observer:
                 continue
             bounds.setdefault(t.kidx[seat], []).append(e[0])
+        # a draw of the rank a book followed resets the seat's count: a boundary too
+        for d in tl.draws:
+            if r in d.domain and tl.outcome(d.win, tl.n) == "book":
+                bounds.setdefault(d.k, []).append(d.time)
+        sorted_bounds = {k: np.array(sorted(v), dtype=np.int64) for k, v in bounds.items()}
+        none = np.zeros(0, dtype=np.int64)
         seg = np.full(m, -1, dtype=np.int64)
         ids: dict = {}
         for j, d in enumerate(tl.draws):
@@ -111,7 +121,7 @@ def draw_segments(t: Any, tl: _Timeline) -> list[np.ndarray]:
             if tl.outcome(d.win, tl.n) != "nobook":
                 key: tuple = ("own", j)
             else:
-                key = (d.k, int(np.searchsorted(np.array(bounds.get(d.k, []), dtype=np.int64), d.time)))
+                key = (d.k, int(np.searchsorted(sorted_bounds.get(d.k, none), d.time)))
             seg[j] = ids.setdefault(key, len(ids))
         out.append(seg)
     return out
