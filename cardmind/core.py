@@ -185,6 +185,23 @@ class State(ABC):
     def view(self, seat: int) -> "State":
         """A copy that knows only what ``seat`` knows (its hand and public facts)."""
 
+    def _view_of_a_view(self, seat: int) -> "State | None":
+        """The start of :meth:`view` for a game whose states have ``observer`` and ``players``:
+        a view's copy when this state is ``seat``'s own view, ``None`` for a complete state
+        (the game then builds the view).
+
+        Raises:
+            ValueError: this is another seat's view, or ``seat`` is not a seat.
+        """
+        observer = getattr(self, "observer", None)
+        if observer is not None:
+            if seat == observer:
+                return self.copy()
+            raise ValueError(f"this is seat {observer}'s view; it cannot be seen from seat {seat}")
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not a seat (0-{self.players - 1})")
+        return None
+
     @abstractmethod
     def redact(self, event: Event, seat: int) -> Event:
         """``event`` as ``seat`` sees it (hidden parts replaced as records.md says)."""

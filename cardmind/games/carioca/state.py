@@ -195,12 +195,9 @@ class CariocaState(State):
         Raises:
             ValueError: this state does not know ``seat``'s dealt hand.
         """
-        if self.observer is not None:
-            if seat == self.observer:
-                return self.copy()
-            raise ValueError(f"this is seat {self.observer}'s view; it cannot be seen from seat {seat}")
-        if not 0 <= seat < self.players:
-            raise ValueError(f"seat {seat} is not a seat (0-{self.players - 1})")
+        own = self._view_of_a_view(seat)
+        if own is not None:
+            return own
         first = self.first_deal
         v = CariocaState(self.game, self.options, [first["hands"][seat] if s == seat else None
                                                    for s in range(self.players)], first["up"], None, seat)

@@ -232,12 +232,9 @@ class HandFootState(State):
         Raises:
             ValueError: this state does not know ``seat``'s dealt hand.
         """
-        if self.observer is not None:
-            if seat == self.observer:
-                return self.copy()
-            raise ValueError(f"this is seat {self.observer}'s view; it cannot be seen from seat {seat}")
-        if not 0 <= seat < self.players:
-            raise ValueError(f"seat {seat} is not a seat (0-{self.players - 1})")
+        own = self._view_of_a_view(seat)
+        if own is not None:
+            return own
         first = self.dealt[0]
         v = HandFootState(self.game, self.options, [first[seat] if s == seat else None for s in range(self.players)],
                           None, None, observer=seat)
