@@ -281,6 +281,12 @@ class Game(ABC):
         subclass) of this game, or ``None`` (then no OpenSpiel or PettingZoo adapter)."""
         return None
 
+    def shorthand(self) -> Any:
+        """The game's short notation for typing a game as it is played (a
+        :class:`cardmind.shorthand.Shorthand`, used by ``cardmind advise``), or ``None`` (the
+        default) when the game has none."""
+        return None
+
     def observer_header(self, header: Mapping[str, Any], seat: int) -> dict:
         """The deal keys of ``seat``'s player record cut from a complete header."""
         return {"observer": seat, "hand": list(header["hands"][seat])}
