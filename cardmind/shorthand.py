@@ -92,6 +92,11 @@ class Shorthand:
         """
         return {"observer": seat, "hand": cards_of(text, "your hand")}
 
+    def start_text(self, header: Mapping[str, Any]) -> str:
+        """What a player types at the start (``--hand TEXT``) for a player's record ``header``:
+        the inverse of :meth:`start` (by default the hand's cards separated by spaces)."""
+        return " ".join(header["hand"])
+
     def parse(self, line: str, state: "State") -> list["Event"]:
         """The record events that the typed ``line`` stands for, from ``state`` (the player's
         view, not changed): events of the game's record format, as the player's record writes
