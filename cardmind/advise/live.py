@@ -140,9 +140,14 @@ class LiveGame:
         return cls(g, header, path, [], tracker_settings)
 
     @classmethod
-    def resume(cls, path: str | os.PathLike, tracker_settings: Mapping[str, Any] | None = None) -> "LiveGame":
+    def resume(cls, path: str | os.PathLike, tracker_settings: Any = None) -> "LiveGame":
         """Continue the game of a player's record file (what ``cardmind advise`` wrote, or any
         player's record).
+
+        Args:
+            path: the record file (it goes on being written).
+            tracker_settings: the tracker's settings, or ``settings(game) -> dict`` to choose
+                them once the record's game is known.
 
         Raises:
             RecordError: the file cannot be read, is not a player's record, or its events break a
@@ -152,6 +157,8 @@ class LiveGame:
         if rec.observer is None:
             raise RecordError(rec.path, 1, "this is a complete record (every hand): --resume continues a player's "
                                            "record (a header with 'observer' and 'hand')")
+        if callable(tracker_settings):
+            tracker_settings = tracker_settings(rec.game)
         return cls(rec.game, rec.header, path, rec.events, tracker_settings)
 
     def _new_state(self) -> State:
