@@ -173,3 +173,17 @@ def test_resume_refuses_a_complete_record(env, tmp_path):
                                "hands": [["2S"], ["3S"]], "secret": "4S"}) + "\n")
     r = run(env, "advise", "--resume", str(rec))
     assert r.returncode == 2 and "this is a complete record" in r.stderr
+
+
+def test_a_closed_terminal_loses_nothing(env, tmp_path):
+    """The terminal goes away (SIGHUP, as when its window is closed): every event typed is
+    in the record, which resumes."""
+    rec = tmp_path / "g.jsonl"
+    t = Terminal(advise_command(*START, "--record", str(rec)), env=env, cwd=str(tmp_path))
+    t.type("0 asks 1 3S no")
+    t.type("1 asks 2 5S yes")
+    t.child.close(force=True)
+    assert [e["card"] for e in events_of(rec)] == ["3S", "5S"]
+    r = run(env, "advise", "--resume", str(rec), stdin="2 guesses 3S wrong\n")
+    assert r.returncode == 0 and "Continuing a game of Secret (a toy plugin) as seat 1; 2 events so far." in r.stdout
+    assert [e["card"] for e in events_of(rec)] == ["3S", "5S", "3S"]

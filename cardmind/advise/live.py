@@ -87,10 +87,20 @@ class LiveGame:
                 raise RecordError(self.path, i + 2, f"illegal {ev['type']}: {exc.message} (rule: {exc.rule})",
                                   exc.rule) from None
             self.events.append(ev)
+        if not self.events:   # the events the rules give before anyone acts (books dealt, ...)
+            for ev in self.implied(self.state.copy()):
+                self.state.apply_event(ev)
+                self.tracker.observe(ev)
+                self.events.append(ev)
         self._check_consistent()
+        #: events before the first typed entry (the rules gave them at the start): never undone
+        self.base = 0
         if entries is None:
             try:
-                entries = [n for _, n in self.shorthand.lines(self.events, self._new_state())]
+                lines = self.shorthand.lines(self.events, self._new_state())
+                if lines and lines[0][0] == "":
+                    self.base = lines.pop(0)[1]
+                entries = [n for _, n in lines]
             except (ValueError, ShorthandError, IllegalAction):
                 entries = [1] * len(self.events)
         self.entries: list[int] = list(entries)
