@@ -184,6 +184,6 @@ def test_a_closed_terminal_loses_nothing(env, tmp_path):
     t.type("1 asks 2 5S yes")
     t.child.close(force=True)
     assert [e["card"] for e in events_of(rec)] == ["3S", "5S"]
-    r = run(env, "advise", "--resume", str(rec), stdin="2 guesses 3S wrong\n")
+    r = run(env, "advise", "--resume", str(rec), stdin="2 guesses 6S wrong\n")
     assert r.returncode == 0 and "Continuing a game of Secret (a toy plugin) as seat 1; 2 events so far." in r.stdout
-    assert [e["card"] for e in events_of(rec)] == ["3S", "5S", "3S"]
+    assert [e["card"] for e in events_of(rec)] == ["3S", "5S", "6S"]
