@@ -231,6 +231,9 @@ class LiteratureHint(Advice):
             if a.probability >= 1:
                 return f"Ask seat {a.target} for the {a.card}: {a.plain}."
             tail = f" ({a.plain})" if a.plain else ""
+            top = self.claims[0] if self.claims else None
+            if top is not None and top.probability >= CLAIM_WORTH:
+                tail += f"; a claim of {top.set} now would be right only {chance(top.probability)} of the time"
             return f"Ask seat {a.target} for the {a.card}: it succeeds {chance(a.probability)} of the time{tail}."
         if kind == "ask-miss":
             top = self.claims[0] if self.claims else None
@@ -403,10 +406,8 @@ class LiteratureHint(Advice):
     def _render_claims(self, console: Console, verbose: bool) -> None:
         shown = self.claims if verbose else [c for c in self.claims if c.certain or c.probability >= CLAIM_WORTH]
         if shown:
-            if verbose:
-                title = "Claims your team could make (chance that claiming now succeeds)"
-            else:
-                title = f"Claims worth making (right: your team wins the set; wrong: {self._if_wrong()})"
+            title = ("Claims your team could make (chance that claiming now succeeds)" if verbose else
+                     "Claims worth making (chance that the claim is right)")
             t = Table(title=title, title_justify="left")
             t.add_column("set")
             t.add_column("success" if verbose else "right", justify="right")
@@ -424,6 +425,8 @@ class LiteratureHint(Advice):
             console.print(t)
             if len(shown) > 6:
                 console.print(f"({len(shown) - 6} more sets your team might hold; see --json)")
+            if not verbose:
+                console.print(f"A right claim wins your team the set; if wrong, {self._if_wrong()}.")
         if not verbose and self.claims and len(shown) < len(self.claims):
             rest = self.claims[len(shown):]
             best = rest[0]
@@ -441,7 +444,7 @@ class LiteratureHint(Advice):
             console.print("Asks: none possible now." if not self.hand or not self.can_ask or self.to_move is None
                           else "Asks: none can succeed now.")
             return
-        title = "Best asks" if verbose else "Best asks (a hit keeps your turn; a miss hands it to the seat asked)"
+        title = "Best asks"
         t = Table(title=title, title_justify="left")
         t.add_column("#", justify="right")
         t.add_column("ask")
@@ -455,6 +458,8 @@ class LiteratureHint(Advice):
             else:
                 t.add_row(str(i), f"seat {a.target} for the {a.card}", chance(a.probability), a.plain, style=style)
         console.print(t)
+        if not verbose:
+            console.print("A hit keeps your turn; a miss hands it to the seat you asked.")
 
 
 #: the least chance of success of a claim that ``cardmind hint`` lists as worth making

@@ -49,23 +49,23 @@ _EXPECTED = (f"expected 'S asks T CARD yes|no', 'S claims SET CARD:S ...' or 'S 
 
 #: every form of the notation (the table of ``docs/literature.md`` and the advisor's ``help``)
 FORMS: tuple[Form, ...] = (
-    Form("S asks T CARD yes", "seat S asked seat T for CARD and was handed it (S asks again)",
-         "0 asks 5 AC yes"),
-    Form("S asks T CARD no", "seat T did not have CARD: the turn passes to seat T", "0 asks 3 JS no"),
+    Form("S asks T CARD yes", "seat S asked seat T for CARD and was handed it, so S asks again (y for short)",
+         "5 asks 2 AD yes"),
+    Form("S asks T CARD no", "seat T did not have CARD: the turn passes to seat T (n for short)", "0 asks 3 JS no"),
     Form("S claims SET CARD:S CARD:S CARD:S CARD:S CARD:S CARD:S",
-         "seat S claimed SET, naming for each of its six cards the teammate who holds it; "
-         "the claim was right", "4 claims high-clubs 9C:4 TC:2 JC:4 QC:0 KC:0 AC:4"),
+         "seat S claimed SET, naming for each of its six cards the teammate who holds it; the claim was right",
+         "4 claims low-clubs 2C:4 3C:0 4C:4 5C:4 6C:0 7C:4"),
     Form("S claims SET S S S S S S", "the same claim, the six seats named in the set's card order "
-         "(low: 2 to 7; high: 9 10 J Q K A; eights: 8C 8D 8H 8S RJ BJ)", "2 claims low-hearts 2 4 4 2 0 2"),
+         "(low: 2 to 7; high: 9 10 J Q K A; eights: 8C 8D 8H 8S RJ BJ)", "2 claims low-diamonds 2 2 2 2 2 2"),
     Form("... wrong CARD:S ...", "ends a claim that was wrong: where each misplaced card really was "
-         "(cards whose holder you already know may be left out)", "5 claims low-hearts 3 3 5 1 1 5 wrong 2H:0 7H:2"),
-    Form("... next S", "ends a claim: the seat the team that picks chose to play next (typed only when "
-         "the team had a choice; otherwise the rules fill it in)", "3 claims high-diamonds 3 3 5 3 5 5 next 1"),
-    Form("S passes to T", "seat S, on turn without cards, handed the turn to seat T (typed only when S "
-         "had a choice; a forced pass is filled in)", "4 passes to 2"),
+         "(cards whose holder you already know may be left out)", "5 claims low-clubs 1 5 3 5 5 3 wrong 2C:3 4C:1"),
+    Form("... next S", "ends a claim: the seat the team that picks chose to play next (only when it had a "
+         "choice; otherwise the rules fill it in)", "3 claims high-spades 9S:1 TS:1 JS:3 QS:1 KS:1 AS:1 next 3"),
+    Form("S passes to T", "seat S, on turn without cards, handed the turn to seat T (only when S had a "
+         "choice; a forced pass is filled in)", "5 passes to 3"),
 )
 
-_YES = {"yes", "y", "got"}
+_YES = {"yes", "y"}
 _NO = {"no", "n"}
 _VERBS = {"asks": "ask", "ask": "ask", "claims": "claim", "claim": "claim", "passes": "pass", "pass": "pass"}
 
@@ -139,11 +139,11 @@ class LiteratureShorthand(Shorthand):
         if name is None:
             raise ShorthandError(f"{rest[0]!r} is not a set: the sets are {', '.join(set_names(state.deck))}")
         cards = set_cards(name)
-        # split the words: the assignment, then 'wrong CARD:S ...', 'next S' (either order)
+        # split the words: the assignment, then 'wrong CARD:S ...' and 'next S' (either order)
         parts: dict[str, list[str]] = {"assignment": []}
         part = "assignment"
         for w in rest[1:]:
-            if w in ("wrong", "next", "right", "correct"):
+            if w in ("wrong", "next"):
                 if w in parts:
                     raise ShorthandError(f"'{w}' is written once in a claim, for example "
                                          f"'{_CLAIM_EXAMPLE} wrong 5S:3'")
@@ -151,12 +151,12 @@ class LiteratureShorthand(Shorthand):
                 parts[w] = []
             else:
                 parts[part].append(w)
-        if "wrong" in parts and ("right" in parts or "correct" in parts):
-            raise ShorthandError("a claim is either right or wrong, not both")
-        for w in ("right", "correct"):
-            if parts.get(w):
-                raise ShorthandError(f"nothing follows '{w}' in a claim (for example '{_CLAIM_EXAMPLE} right')")
         assignment = self._assignment(name, cards, parts["assignment"], state.players)
+        for c in cards:
+            if team_of(assignment[c]) != team_of(claimer):
+                mates = ", ".join(str(s) for s in range(team_of(claimer), state.players, 2))
+                raise ShorthandError(f"seat {claimer}'s claim names seat {assignment[c]} for {c}, who is not on its "
+                                     f"team: a claim names the claimer's team (seats {mates}) for every card")
         actual = dict(assignment)
         typed: dict[str, int] = {}
         for w in parts.get("wrong", []):
@@ -170,10 +170,15 @@ class LiteratureShorthand(Shorthand):
         actual.update(typed)
         known_wrong = []
         for c in cards:
+            if c in typed:
+                continue
             h = state.holder.get(c)
-            if h is not None and c not in typed and h != assignment[c]:
+            if h is not None and h != assignment[c]:
                 actual[c] = h
                 known_wrong.append(c)
+            elif h is None and assignment[c] == state.observer:   # the view knows its own hand
+                raise ShorthandError(f"you do not hold {c}, which the claim names at your seat, so the claim was "
+                                     f"wrong: end the line with 'wrong {c}:S', S the seat that showed {c}")
         correct = actual == assignment
         if "wrong" in parts and correct:
             raise ShorthandError(f"say where the misplaced cards were: after 'wrong' write each card the claim "
