@@ -366,3 +366,31 @@ def test_the_doc_table_is_the_notation_and_every_example_parses():
 
     for form in FORMS:
         assert any(fits(form.example, st) for st in positions), f"the example {form.example!r} parses in no position"
+
+
+def test_resume_and_undo_take_a_line_with_the_pass_it_implied(tmp_path):
+    """A claim followed by a forced pass is one entry: ``undo`` takes both back, and a resumed
+    record counts its entries as the lines that typed it."""
+    rec = simulate({"players": 6, "deck": "48", "wrong_claim": "cancel", "after_claim": "claimant"}, 1, "peer")
+    view = view_of(rec, 2)
+    lines = typed(view)
+    k = next(j for j, (_, n) in enumerate(lines) if n > 1) + 1      # up to the line with an implied pass
+    live = type_game(view, tmp_path / "g.jsonl", upto_lines=k)
+    upto = sum(n for _, n in lines[:k])
+    assert live.events == view.events[:upto] and live.events[-1]["type"] == "pass"
+    resumed = LiveGame.resume(tmp_path / "g.jsonl")
+    assert resumed.entries == [n for _, n in lines[:k]] and resumed.events == live.events
+    removed = resumed.undo()
+    assert removed == view.events[upto - lines[k - 1][1]:upto] and len(removed) == lines[k - 1][1] >= 2
+    assert read_record(tmp_path / "g.jsonl").events == view.events[:upto - len(removed)]
+    assert resumed.enter(lines[k - 1][0]) == removed                 # typed again: the same events
+
+
+def test_set_names_may_be_shortened():
+    view = view_of(read_record(COMPLETE), 1)             # seat 1 holds no low club
+    st = GAME.new_state(view.options, view.header)
+    for alias in ("low-clubs", "lowclubs", "low-c", "LowC"):
+        [ev] = SH.parse(f"0 claims {alias} 2 2 2 2 2 2 next 2", st)
+        assert ev["set"] == "low-clubs" and ev["assignment"] == {c: 2 for c in set_cards("low-clubs")}
+    with pytest.raises(ShorthandError, match="'low-dmnds' is not a set: the sets are low-clubs, high-clubs"):
+        SH.parse("2 claims low-dmnds 2 2 2 2 2 2", st)
