@@ -21,7 +21,7 @@ from .conftest import shared_path
 from .lit_helpers import OPTION_COMBOS, multinomial, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-HINT_KEYS = {"game", "observer", "team", "events", "to_move", "your_turn", "consistent_deals",
+HINT_KEYS = {"game", "observer", "team", "events", "to_move", "your_turn", "headline", "consistent_deals",
              "consistent_deals_str", "claims", "asks", "belief", "notes", "model", "seat_models", "method"}
 CLAIM_KEYS = {"set", "assignment", "probability", "p_team_holds", "ties", "certain"}
 ASK_KEYS = {"card", "target", "probability", "reason", "score"}

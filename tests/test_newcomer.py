@@ -116,15 +116,23 @@ def test_hint_shows_a_card_player_what_they_need():
     assert "Consistent deals" not in proc.stdout and "e+" not in proc.stdout
     # the two claims the team might make would succeed 0.1% and <0.1% of the time: not "worth making"
     assert "Claims worth making" not in proc.stdout
-    assert ("Claims: none worth making now: the likeliest, high-diamonds, would succeed 0.1% of the time "
+    assert ("Claims: none worth making now: the likeliest, high-diamonds, would be right <1% of the time "
             "(under 50%; --verbose lists them).") in lines
-    # piped: no cell is wrapped, every reason is whole on its line
+    # the headline says what to do, in one sentence
+    assert lines[2] == "Ask seat 2 for the 8H: it received that card at event 26."
+    # piped: no cell is wrapped, every ask is whole on its line with its chance in percent
+    from cardmind.hints.words import chance
+
     hint = json.loads(cli("hint", LIT6, "--json").stdout)
     for ask in hint["asks"]:
-        assert any(ask["reason"] in line and f"{ask['card']} from seat {ask['target']}" in line for line in lines)
-    # --verbose: the count and every claim
+        assert any(f"seat {ask['target']} for the {ask['card']} " in line and f" {chance(ask['probability'])} " in line
+                   for line in lines)
+    # --verbose: the count, every claim and the reasons with their exact percentages
     verbose = cli("hint", LIT6, "--verbose", "--no-table").stdout
     assert f"Consistent deals: {hint['consistent_deals']:,} (" in verbose
+    for ask in hint["asks"]:
+        assert any(ask["reason"] in line and f"{ask['card']} from seat {ask['target']}" in line
+                   for line in verbose.splitlines())
     assert "high-diamonds" in verbose and "low-clubs" in verbose and "Claims your team could make" in verbose
 
 

@@ -135,6 +135,12 @@ class LiteratureGame(Game):
 
         return (*AGENTS, LiteratureISMCTSAgent)
 
+    def shorthand(self):
+        """:class:`~.shorthand.LiteratureShorthand`: the short notation of ``cardmind advise``."""
+        from .shorthand import LiteratureShorthand  # noqa: PLC0415
+
+        return LiteratureShorthand(self)
+
     def codec_class(self) -> type:
         """:class:`~.codec.LiteratureCodec`."""
         from .codec import LiteratureCodec  # noqa: PLC0415

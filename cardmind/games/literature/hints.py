@@ -7,6 +7,15 @@ the best asks (card, target, probability of success, a one-line reason) and the 
 table (probability of every card at every seat). The CLI and the engine protocol both
 render this object; :meth:`LiteratureHint.to_json` is the documented JSON form
 (``docs/hints.md``).
+
+For people (:class:`~cardmind.hints.words.Advice`) it says what to do in one sentence
+(:meth:`LiteratureHint.headline`: "Ask seat 2 for the 8H: it received that card at event
+26."), then each option with its chance in percent (:func:`~cardmind.hints.words.chance`) and
+what it wins or risks in sets. The advice follows the rule of the ``belief`` player
+(:mod:`.agents.belief`): a certain claim at once, then a certain ask, then a claim when it
+succeeds at least half the time and its average worth in sets (``2p - 1``: a right claim wins
+the set, a wrong one gives it to the other team) is at least the chance of the best ask; else
+the best ask.
 """
 
 from __future__ import annotations
@@ -14,13 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .belief import LiteratureBelief
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ...cards import card_sort_key
 from ...hints import asks_only, turn_note
+from ...hints.words import Advice, chance
+from .belief import LiteratureBelief
 from .rules import set_cards, set_names, set_of, team_of
 
 
@@ -49,6 +59,14 @@ class ClaimHint:
         return {"set": self.set, "assignment": self.assignment, "probability": self.probability,
                 "p_team_holds": self.p_team_holds, "ties": self.ties, "certain": self.certain}
 
+    def who_holds(self) -> str:
+        """The assignment as a player says it: ``"seat 1: 9H TH; seat 3: JH"`` (seats in order,
+        cards in the set's order)."""
+        by: dict[int, list[str]] = {}
+        for c in set_cards(self.set):
+            by.setdefault(self.assignment[c], []).append(c)
+        return "; ".join(f"seat {s}: {' '.join(cs)}" for s, cs in sorted(by.items()))
+
 
 @dataclass
 class AskHint:
@@ -58,8 +76,10 @@ class AskHint:
         card: the card to ask for.
         target: the opponent to ask.
         probability: probability that the target holds the card now (the ask succeeds).
-        reason: one line saying why.
+        reason: one line saying why (with the exact percentage; the JSON's ``reason``).
         score: the ranking score (higher first); probability plus small tie-breakers.
+        plain: the reason in a card player's words, without numbers (``"it received that
+            card at event 26"``, ``"only seats 0, 4 and 5 can still hold it"``); not in the JSON.
     """
 
     card: str
@@ -67,15 +87,20 @@ class AskHint:
     probability: float
     reason: str
     score: float
+    plain: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (keys as the attributes)."""
+        """JSON form (keys as the attributes, without ``plain``)."""
         return {"card": self.card, "target": self.target, "probability": self.probability,
                 "reason": self.reason, "score": self.score}
 
+    def what(self) -> str:
+        """``"ask seat 2 for the 8H"``."""
+        return f"ask seat {self.target} for the {self.card}"
+
 
 @dataclass
-class LiteratureHint:
+class LiteratureHint(Advice):
     """Advice for one Literature player at one moment (see the module docstring)."""
 
     observer: int
@@ -94,6 +119,19 @@ class LiteratureHint:
     #: (``None`` before; for the human output; not in the JSON)
     final: dict[str, Any] | None = None
     model: dict[str, Any] = field(default_factory=lambda: {"model": "uniform", "seat_models": {}, "method": "exact"})
+    #: the rest is for the human output only (not in the JSON)
+    #: cards held per seat now
+    sizes: list[int] = field(default_factory=list)
+    #: sets won so far per team ``[team 0, team 1]``
+    team_sets: list[int] = field(default_factory=lambda: [0, 0])
+    #: the game's options (``claim_any_time``, ``wrong_claim``, ...)
+    options: dict[str, Any] = field(default_factory=dict)
+    #: ``{set: P(the other team holds all six)}`` for the unclaimed sets where it is above 0
+    their_claims: dict[str, float] = field(default_factory=dict)
+    #: the seats the observer may hand the turn to (on turn without cards, with a choice)
+    pass_to: list[int] = field(default_factory=list)
+    #: whether the observer, on turn, could ask at all (an opponent with cards, a set to ask in)
+    can_ask: bool = True
 
     @property
     def your_turn(self) -> bool:
@@ -101,7 +139,7 @@ class LiteratureHint:
         return self.to_move == self.observer
 
     def to_json(self) -> dict[str, Any]:
-        """The documented JSON object (``docs/hints.md``)."""
+        """The documented JSON object (``docs/hints.md``), with ``headline``."""
         return {
             "game": "literature",
             "observer": self.observer,
@@ -109,6 +147,7 @@ class LiteratureHint:
             "events": self.events,
             "to_move": self.to_move,
             "your_turn": self.your_turn,
+            "headline": self.headline(),
             "consistent_deals": self.consistent_deals,
             "consistent_deals_str": str(self.consistent_deals),
             "claims": [c.to_json() for c in self.claims],
@@ -122,73 +161,227 @@ class LiteratureHint:
             **self.model,
         }
 
+    # ------------------------------------------------------------------ the decision
+    def _best_ask(self) -> AskHint | None:
+        return self.asks[0] if self.asks else None
+
+    def advised(self) -> tuple[str, Any]:
+        """What the advice says to do now, as ``(kind, what)``:
+
+        * ``("claim", ClaimHint)``, ``("ask", AskHint)``: on turn (or, under ``claim_any_time``,
+          a certain claim at any time);
+        * ``("pass", seat)``: on turn without cards, with a choice of seat;
+        * ``("ask-miss", None)``: on turn, no ask can succeed and no claim is likely enough;
+        * ``("wait", None)``: another seat is to move; ``("over", None)``: the game is over.
+
+        The rule is the ``belief`` player's (module docstring)."""
+        if self.to_move is None:
+            return "over", None
+        certain = [c for c in self.claims if c.certain]
+        has_cards = bool(self.hand)
+        if not self.your_turn:
+            if certain and has_cards and self.options.get("claim_any_time"):
+                return "claim", certain[0]
+            return "wait", None
+        if not has_cards:
+            return "pass", (self.pass_to or [None])[0]
+        if certain:
+            return "claim", certain[0]
+        best = self._best_ask()
+        if best is not None and best.probability >= 1:
+            return "ask", best
+        top = self.claims[0] if self.claims else None
+        if not self.can_ask:
+            return ("claim", top) if top is not None else ("ask-miss", None)
+        if best is None:
+            if top is not None and top.probability >= 0.9:
+                return "claim", top
+            return "ask-miss", None
+        if top is not None and top.probability >= 0.5 and 2 * top.probability - 1 >= best.probability:
+            return "claim", top
+        return "ask", best
+
+    def _if_wrong(self) -> str:
+        """What a wrong claim gives, in sets."""
+        if self.options.get("wrong_claim") == "cancel":
+            return "the set goes to the other team, or to nobody if all six were on your team"
+        return "the set goes to the other team"
+
+    # ------------------------------------------------------------------ words
+    def headline(self) -> str:
+        """What to do now and why, in one sentence (see :class:`~cardmind.hints.words.Advice`)."""
+        kind, what = self.advised()
+        if kind == "over":
+            return _final_text(self.final or {"team_sets": self.team_sets}, self.observer)
+        if kind == "claim":
+            c: ClaimHint = what
+            when = "now" if self.your_turn else "now (your rules let anyone claim at any time)"
+            if c.certain:
+                return f"Claim {c.set} {when}: it succeeds 100% of the time (your team holds all six: {c.who_holds()})."
+            if not self.can_ask:
+                return (f"Claim {c.set}: no opponent has cards to ask, and it is your likeliest claim, right "
+                        f"{chance(c.probability)} of the time ({c.who_holds()}).")
+            best = self._best_ask()
+            why = ("no ask can succeed" if best is None else
+                   f"better than your best ask, which succeeds {chance(best.probability)}")
+            return (f"Claim {c.set} now: it succeeds {chance(c.probability)} of the time ({c.who_holds()}), "
+                    f"{why}.")
+        if kind == "ask":
+            a: AskHint = what
+            if a.probability >= 1:
+                return f"Ask seat {a.target} for the {a.card}: {a.plain}."
+            tail = f" ({a.plain})" if a.plain else ""
+            top = self.claims[0] if self.claims else None
+            if top is not None and top.probability >= CLAIM_WORTH:
+                tail += f"; a claim of {top.set} now would be right only {chance(top.probability)} of the time"
+            return f"Ask seat {a.target} for the {a.card}: it succeeds {chance(a.probability)} of the time{tail}."
+        if kind == "ask-miss":
+            top = self.claims[0] if self.claims else None
+            text = "No ask can succeed now: whichever opponent you ask gets the turn"
+            if top is not None:
+                text += f"; claiming {top.set} instead succeeds only {chance(top.probability)}"
+            return text + "."
+        if kind == "pass":
+            if what is None:
+                return "You have no cards: pass the turn."
+            mates = what % 2 == self.observer % 2
+            whom = "of your teammates with cards" if mates else "no teammate has cards; of the opponents"
+            return (f"Pass the turn to seat {what}: {whom} it holds the most cards "
+                    f"({self.sizes[what] if self.sizes else '?'}).")
+        return self._watch()
+
+    def _watch(self) -> str:
+        """The headline while another seat is to move: who plays, and what to watch for."""
+        t = self.to_move
+        mate = t % 2 == self.observer % 2
+        who = f"Seat {t} ({'your teammate' if mate else 'the other team'}) is on turn"
+        certain = [c for c in self.claims if c.certain]
+        if certain:
+            c = certain[0]
+            return f"{who}; your team holds all of {c.set} for sure ({c.who_holds()}): claim it on your team's turn."
+        sure_theirs = [n for n, p in self.their_claims.items() if p >= 1]
+        if sure_theirs:
+            return f"{who}; the other team holds all of {sure_theirs[0]} for sure and can claim it."
+        if not self.hand:
+            return f"{who}; you have no cards: your teammates play on for your team."
+        best = self._best_ask()
+        if best is not None and best.probability >= 1:
+            return f"{who}; on your turn, ask seat {best.target} for the {best.card} ({best.plain})."
+        top = self.claims[0] if self.claims else None
+        if top is not None and top.p_team_holds >= 1:
+            return (f"{who}; your team holds all of {top.set}, but not surely who holds which: the likeliest "
+                    f"claim of it is right {chance(top.probability)} of the time.")
+        if top is not None and top.probability >= CLAIM_WORTH:
+            return f"{who}; your team's likeliest claim, {top.set}, is right {chance(top.probability)} of the time."
+        if self.their_claims:
+            name, p = max(self.their_claims.items(), key=lambda kv: kv[1])
+            if p >= 0.25:
+                return (f"{who}; watch {name}: the other team holds all six {chance(p)} of the time "
+                        f"and could claim it.")
+        if best is not None:
+            return (f"{who}; on your turn, asking seat {best.target} for the {best.card} would succeed "
+                    f"{chance(best.probability)} of the time.")
+        return f"{who}; no claim or ask of yours can succeed yet."
+
+    def options_lines(self, limit: int | None = None) -> list[str]:
+        """The options worth a look, best first, one line each with its chance in front: the
+        claims worth making (certain, or right at least half the time; what a right one wins),
+        then the asks with their reason (at most ``limit`` lines in all)."""
+        out = []
+        if self.to_move is None or not self.hand:
+            return out
+        for c in self.claims:
+            if c.certain or c.probability >= CLAIM_WORTH:
+                out.append(f"{chance(c.probability):>5}  claim {c.set} ({c.who_holds()}): +1 set if right")
+        for a in self.asks:
+            out.append(f"{chance(a.probability):>5}  {a.what()}: {a.plain}")
+        return out[:limit] if limit is not None else out
+
+    def render_live(self, console: Console, options: int = 3) -> None:
+        """The live advisor's few lines: the headline and up to ``options`` options (on
+        turn), or the headline alone while another seat is to move."""
+        console.print(Text(self.headline(), style="bold"))
+        if self.to_move is None:
+            return
+        if self.your_turn or (self.options.get("claim_any_time") and any(c.certain for c in self.claims)):
+            for line in self.options_lines(options):
+                console.print(Text(f"  {line}"))
+
+    def render_why(self, console: Console) -> None:
+        """The reasoning behind the advice, in words with its numbers, then the verbose advice
+        without the tables."""
+        console.print(Text(self.headline(), style="bold"))
+        for line in self._reasons():
+            console.print(Text(f"- {line}"))
+        console.print()
+        self.render(console, None, show_table=False, verbose=True)
+
+    def _reasons(self) -> list[str]:
+        """The steps of the decision, with the exact numbers (for :meth:`render_why`)."""
+        out = [f"Every chance is counted over the {self.consistent_deals:,} deals of the cards you have not "
+               f"seen that fit your hand and the {self.events} events so far"
+               + ("." if self.model.get("method") == "exact" else
+                  ", each weighed by how likely the other players' asks are under the player model.")]
+        out.append("A claim that is right wins the set for your team; a wrong one: " + self._if_wrong()
+                   + ". So a claim right with chance p is worth 2p - 1 sets on average, and a certain claim "
+                     "is made at once (waiting only risks it).")
+        if self.claims:
+            c = self.claims[0]
+            out.append(f"Your likeliest claim: {c.set}, right {_pct(c.probability)} of the time "
+                       f"(2p - 1 = {2 * c.probability - 1:+.2f} sets; your team holds all six "
+                       f"{_pct(c.p_team_holds)}; {c.ties} assignment{'s' if c.ties != 1 else ''} "
+                       f"with that chance).")
+        else:
+            out.append("Your team cannot hold all six cards of any set yet: no claim can succeed.")
+        best = self._best_ask()
+        if best is not None:
+            out.append(f"Your best ask: seat {best.target} for the {best.card}, {_pct(best.probability)}: "
+                       f"{best.reason}. A hit keeps the turn; a miss hands it to seat {best.target}.")
+        elif self.hand and self.to_move is not None:
+            out.append("No ask can succeed now.")
+        if self.claims and best is not None and not self.claims[0].certain and best.probability < 1:
+            c = self.claims[0]
+            verdict = ("so claim" if c.probability >= 0.5 and 2 * c.probability - 1 >= best.probability
+                       else "so ask")
+            out.append(f"A claim is advised when it is right at least half the time and 2p - 1 is at least the "
+                       f"best ask's chance: {2 * c.probability - 1:+.2f} against {best.probability:.2f}, "
+                       f"{verdict} (the rule of cardmind's belief player).")
+        return out
+
+    # ------------------------------------------------------------------ the full advice
     def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False,
                verbose: bool = False) -> None:
-        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``): the player's
-        hand, the final score once the game is over, the claims worth making (success at
-        least :data:`CLAIM_WORTH`, or every claim with ``verbose``), the best asks and the
-        belief table. ``tables_only`` (``cardmind belief``): the count of consistent deals
-        and the table. ``verbose``: also the count of consistent deals."""
+        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``): whose turn it
+        is, the player's hand, the headline, the claims worth making (certain or right at
+        least :data:`CLAIM_WORTH` of the time; every claim with ``verbose``) and the best asks,
+        each with its chance (:func:`~cardmind.hints.words.chance`) and what it wins or risks,
+        and the belief table. ``tables_only`` (``cardmind belief``): the count of consistent
+        deals and the table. ``verbose``: also the count of consistent deals, the exact
+        percentages and the reasons as the JSON gives them."""
         me = self.observer
         mates = [s for s in range(self.players) if s % 2 == me % 2]
         turn = "game over" if self.to_move is None else ("your turn" if self.your_turn else f"seat {self.to_move} to play")
+        mine, theirs = self.team_sets[me % 2], self.team_sets[1 - me % 2]
         console.print(Text(f"Literature: seat {me}'s view after {self.events} events ({turn}); "
-                           f"your team: seats {', '.join(map(str, mates))}", style="bold"))
+                           f"your team: seats {', '.join(map(str, mates))}; sets won: yours {mine}, "
+                           f"theirs {theirs}", style="bold"))
         console.print(Text(f"Your hand: {_hand_text(self.hand, self.sets)}"))
         if verbose or tables_only:
             console.print(f"Consistent deals: {self.consistent_deals:,} (every deal of the cards you have not "
                           f"seen that fits your hand and the events, counted exactly)")
         if self.final is not None:
             console.print(Text(_final_text(self.final, me), style="bold"))
-        console.print(f"Player model: {_model_line(self.model)}")
+        elif not tables_only:
+            console.print(Text(self.headline(), style="bold"))
+        console.print(f"Player model: {_model_line(self.model, verbose or tables_only)}")
         for note in self.notes:
             if not (tables_only and asks_only(note)):
                 console.print(Text(f"Note: {note}", style="yellow"))
         if not tables_only:
             console.print()
-            shown = self.claims if verbose else [c for c in self.claims if c.certain or c.probability >= CLAIM_WORTH]
-            if shown:
-                title = ("Claims your team could make (chance that claiming now succeeds)" if verbose else
-                         "Claims worth making (chance that claiming now succeeds)")
-                t = Table(title=title, title_justify="left")
-                t.add_column("set")
-                t.add_column("success", justify="right")
-                t.add_column("team holds", justify="right")
-                t.add_column("say who holds each card")
-                for c in shown[:6]:
-                    assign = "  ".join(f"{card}→{seat}" for card, seat in sorted(c.assignment.items(),
-                                                                                  key=lambda kv: card_sort_key(kv[0])))
-                    prob = "certain" if c.certain else _pct(c.probability)
-                    style = "bold green" if c.certain else None
-                    t.add_row(c.set, prob, _pct(c.p_team_holds), assign, style=style)
-                console.print(t)
-                if len(shown) > 6:
-                    console.print(f"({len(shown) - 6} more sets your team might hold; see --json)")
-            if not verbose and self.claims and len(shown) < len(self.claims):
-                rest = self.claims[len(shown):]
-                best = rest[0]
-                console.print(("Claims: none worth making now" if not shown else
-                               f"{len(rest)} more set{'s' if len(rest) > 1 else ''} your team might hold") +
-                              f": the likeliest{' of them' if shown else ''}, {best.set}, would succeed "
-                              f"{_pct(best.probability)} of the time (under {100 * CLAIM_WORTH:.0f}%; "
-                              f"--verbose lists {'them' if len(rest) > 1 else 'it'}).")
-            elif not self.claims:
-                console.print("Claims: none: the game is over." if self.to_move is None else
-                              "Claims: your team cannot hold all six cards of any set yet.")
+            self._render_claims(console, verbose)
             console.print()
-            if self.asks:
-                t = Table(title="Best asks", title_justify="left")
-                t.add_column("#", justify="right")
-                t.add_column("ask")
-                t.add_column("success", justify="right")
-                t.add_column("why")
-                for i, a in enumerate(self.asks, 1):
-                    style = "bold green" if a.probability >= 1 else None
-                    t.add_row(str(i), f"{a.card} from seat {a.target}", f"{100 * a.probability:.1f}%", a.reason,
-                              style=style)
-                console.print(t)
-            else:
-                console.print("Asks: none possible now.")
+            self._render_asks(console, verbose)
         if show_table:
             console.print()
             t = Table(title="Belief: % chance each seat holds each card now (· = impossible)", title_justify="left")
@@ -209,6 +402,64 @@ class LiteratureHint:
                     first = False
                 t.add_section()
             console.print(t)
+
+    def _render_claims(self, console: Console, verbose: bool) -> None:
+        shown = self.claims if verbose else [c for c in self.claims if c.certain or c.probability >= CLAIM_WORTH]
+        if shown:
+            title = ("Claims your team could make (chance that claiming now succeeds)" if verbose else
+                     "Claims worth making (chance that the claim is right)")
+            t = Table(title=title, title_justify="left")
+            t.add_column("set")
+            t.add_column("success" if verbose else "right", justify="right")
+            if verbose:
+                t.add_column("team holds", justify="right")
+            t.add_column("say who holds each card")
+            for c in shown[:6]:
+                if verbose:
+                    assign = "  ".join(f"{card}→{seat}" for card, seat in sorted(
+                        c.assignment.items(), key=lambda kv: card_sort_key(kv[0])))
+                    prob = "certain" if c.certain else _pct(c.probability)
+                    t.add_row(c.set, prob, _pct(c.p_team_holds), assign, style="bold green" if c.certain else None)
+                else:
+                    t.add_row(c.set, chance(c.probability), c.who_holds(), style="bold green" if c.certain else None)
+            console.print(t)
+            if len(shown) > 6:
+                console.print(f"({len(shown) - 6} more sets your team might hold; see --json)")
+            if not verbose:
+                console.print(f"A right claim wins your team the set; if wrong, {self._if_wrong()}.")
+        if not verbose and self.claims and len(shown) < len(self.claims):
+            rest = self.claims[len(shown):]
+            best = rest[0]
+            more = f"{len(rest)} more set{'s' if len(rest) > 1 else ''} your team might hold"
+            head = "Claims: none worth making now" if not shown else more
+            console.print(f"{head}: the likeliest{' of them' if shown else ''}, {best.set}, would be right "
+                          f"{chance(best.probability)} of the time (under {100 * CLAIM_WORTH:.0f}%; --verbose "
+                          f"lists {'them' if len(rest) > 1 else 'it'}).")
+        elif not self.claims:
+            console.print("Claims: none: the game is over." if self.to_move is None else
+                          "Claims: your team cannot hold all six cards of any set yet.")
+
+    def _render_asks(self, console: Console, verbose: bool) -> None:
+        if not self.asks:
+            console.print("Asks: none possible now." if not self.hand or not self.can_ask or self.to_move is None
+                          else "Asks: none can succeed now.")
+            return
+        title = "Best asks"
+        t = Table(title=title, title_justify="left")
+        t.add_column("#", justify="right")
+        t.add_column("ask")
+        t.add_column("success" if verbose else "chance", justify="right")
+        t.add_column("why")
+        for i, a in enumerate(self.asks, 1):
+            style = "bold green" if a.probability >= 1 else None
+            if verbose:
+                t.add_row(str(i), f"{a.card} from seat {a.target}", f"{100 * a.probability:.1f}%", a.reason,
+                          style=style)
+            else:
+                t.add_row(str(i), f"seat {a.target} for the {a.card}", chance(a.probability), a.plain, style=style)
+        console.print(t)
+        if not verbose:
+            console.print("A hit keeps your turn; a miss hands it to the seat you asked.")
 
 
 #: the least chance of success of a claim that ``cardmind hint`` lists as worth making
@@ -241,23 +492,35 @@ def _final_text(final: dict[str, Any], me: int) -> str:
     return text + "."
 
 
-def _model_line(model: dict[str, Any]) -> str:
-    """``uniform (every consistent deal alike)`` or the models of the other seats."""
+def _model_line(model: dict[str, Any], verbose: bool = False) -> str:
+    """How the chances are weighed: ``uniform (...)`` or the model of each other seat; the
+    technical wording with ``verbose``."""
     if model.get("method") == "exact":
-        return "uniform (every consistent deal equally likely)"
+        if verbose:
+            return "uniform (every consistent deal equally likely)"
+        return "uniform (every deal of the cards you have not seen that fits what you saw is equally likely)"
     per: dict[str, list[str]] = {}
     for seat, name in sorted(model.get("seat_models", {}).items(), key=lambda kv: int(kv[0])):
         per.setdefault(name, []).append(seat)
     parts = [f"{name} (seats {', '.join(seats)})" for name, seats in per.items()]
-    return "; ".join(parts) + " — deals weighted by the likelihood of the other players' asks"
+    if verbose:
+        return "; ".join(parts) + " — deals weighted by the likelihood of the other players' asks"
+    return "; ".join(parts) + ": the chances weigh each deal by how likely it makes the other players' asks"
 
 
 def _pct(p: float) -> str:
+    """A percentage with one decimal (``--verbose`` and the JSON's reasons)."""
     if p >= 0.9995 and p < 1:
         return ">99.9%"
     if 0 < p < 0.0005:
         return "<0.1%"
     return f"{100 * p:.1f}%".replace(".0%", "%")
+
+
+def _and(items: list) -> str:
+    """``"0"``, ``"0 and 4"``, ``"0, 4 and 5"``."""
+    items = [str(x) for x in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureHint:
@@ -278,7 +541,11 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
     notes: list[str] = []
 
     claims = []
+    their_claims: dict[str, float] = {}
     for name in st.unclaimed_sets():
+        p_theirs = belief.team_holds_probability(name, 1 - team)
+        if p_theirs > 0:
+            their_claims[name] = float(p_theirs)
         p_team = belief.team_holds_probability(name)
         if p_team <= 0:
             continue
@@ -321,19 +588,28 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
             certain = False
         if certain and c in received and received[c][0] == t:
             reason = f"seat {t} received {c} at event {received[c][1] + 1}"
+            plain = f"it received that card at event {received[c][1] + 1}"
         elif certain:
             reason = f"only seat {t} can still hold {c}"
-        elif weighted:
-            reason = f"{_pct(p)} chance that seat {t} holds {c} (player model)"
+            plain = "no other seat can still hold it"
         else:
-            reason = f"{_pct(p)} of consistent deals put {c} at seat {t}"
+            bits = []
             if len(holders) <= 3:
-                reason += f"; only seats {', '.join(map(str, sorted(holders)))} can still hold it"
+                bits.append(f"only seats {_and(sorted(holders))} can still hold it")
             if (t, name) in asked_in:
-                reason += f"; seat {t} asked within {name} at event {asked_in[(t, name)] + 1}"
+                bits.append(f"seat {t} asked for a card of {name} at event {asked_in[(t, name)] + 1}")
+            plain = "; ".join(bits) or f"{len(holders)} seats can still hold it"
+            if weighted:
+                reason = f"{_pct(p)} chance that seat {t} holds {c} (player model)"
+            else:
+                reason = f"{_pct(p)} of consistent deals put {c} at seat {t}"
+                if len(holders) <= 3:
+                    reason += f"; only seats {', '.join(map(str, sorted(holders)))} can still hold it"
+                if (t, name) in asked_in:
+                    reason += f"; seat {t} asked within {name} at event {asked_in[(t, name)] + 1}"
         own = sum(1 for x in set_cards(name) if x in hand)
         score = p + 0.001 * own
-        asks.append(AskHint(c, t, p, reason, score))
+        asks.append(AskHint(c, t, p, reason, score, plain))
     asks.sort(key=lambda a: (-a.score, a.card, a.target))
     if st.to_move() != me and not st.is_over():
         notes.append(turn_note(st.to_move()))
@@ -344,9 +620,14 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
     if st.is_over():
         detail = st.result().detail
         final = {"team_sets": list(detail["team_sets"]), "void_sets": list(detail.get("void_sets", []))}
+    pass_to = []
+    if st.to_move() == me and st.pending is None and st.sizes[me] == 0:
+        pass_to = sorted((p.to for p in st.legal_passes(me)), key=lambda s: (-st.sizes[s], s))
     return LiteratureHint(me, len(belief.events), st.to_move(), belief.players, total, claims,
                           asks[:max_asks], marg, sets, notes, hand=sorted(hand, key=card_sort_key), final=final,
-                          model=belief.model_json())
+                          model=belief.model_json(), sizes=list(st.sizes), team_sets=list(st.team_sets),
+                          options=dict(st.options), their_claims=their_claims, pass_to=pass_to,
+                          can_ask=bool(legal))
 
 
 def _asks_if_on_turn(belief: LiteratureBelief):
