@@ -291,12 +291,13 @@ class CariocaHint(Advice):
                 p = min(1.0, live / max(1, self.stock))
                 draw = (f"a stock draw helps {chance(p)} of the time (about {live:.0f} useful cards among the "
                         f"{self.stock} in the stock)")
+                still = "still " if n["deficiency_with"] >= n["deficiency_now"] > 0 else ""
                 if on_turn:
-                    out.append(f"Take the {card}: {_short(n['deficiency_with'])} afterwards")
+                    out.append(f"Take the {card}: {still}{_short(n['deficiency_with'])} afterwards")
                     out.append(f"Draw from the stock: helps {chance(p)} of the time (about {live:.0f} useful cards "
                                f"among the {self.stock} in the stock)")
                 else:
-                    steal = f"Steal the {card}: {_short(n['deficiency_with'])} afterwards"
+                    steal = f"Steal the {card}: {still}{_short(n['deficiency_with'])} afterwards"
                     if "gain" in n:
                         steal += (f"; saves about {n['rounds_saved']:.0f} of your turns, worth about "
                                   f"{points(n['gain'])}; the penalty card costs about {points(n['penalty_cost'])}")

@@ -198,16 +198,18 @@ class CariocaShorthand(Shorthand):
 
     def _take(self, seat: int, rest: list[str], state) -> list[dict]:
         offer = self._offer(state, "takes")
+        card = offer["card"]
+        if seat == offer["from"]:
+            raise ShorthandError(f"seat {seat} discarded the {card}: it cannot take it back")
         if seat != state.turn:
-            raise ShorthandError(f"seat {seat} is not on turn, so it cannot take the {offer['card']} as its draw "
-                                 f"(seat {state.turn} can: '{state.turn} takes'); seat {seat} may steal it: "
-                                 f"'{seat} steals'")
+            raise ShorthandError(f"seat {seat} is not on turn, so it cannot take the {card} as its draw"
+                                 + (f"; it may steal it: '{seat} steals'" if seat in offer["order"] else ""))
+        if seat not in offer["order"]:
+            raise ShorthandError(f"seat {seat} has already passed on the {card}")
         rest = self._offered_card(rest, offer, f"{seat} takes")
         if rest:
-            raise ShorthandError(f"expected '{seat} takes' (or '{seat} takes {offer['card']}'), nothing more")
-        if offer["order"][0] != seat:   # pragma: no cover - the player on turn is always asked first
-            raise ShorthandError(f"seat {offer['order'][0]} decides on the {offer['card']} first")
-        return [{"type": "take", "player": seat, "card": offer["card"]}]
+            raise ShorthandError(f"expected '{seat} takes' (or '{seat} takes {card}'), nothing more")
+        return [{"type": "take", "player": seat, "card": card}]
 
     def _pass(self, seat: int, rest: list[str], state) -> list[dict]:
         offer = self._offer(state, "passes")
