@@ -416,8 +416,10 @@ class CariocaShorthand(Shorthand):
 
     @staticmethod
     def _end_example(state) -> str:
+        """The form of the hand's end here: ``"end 0 CARD / 3 CARDS"`` (each other seat holding
+        cards, with as many ``CARD`` as it holds up to three)."""
         others = [s for s in range(state.players) if s != state.observer and state.sizes[s] > 0]
-        parts = [f"{s} AC 6D" if i == 0 else f"{s} 11" for i, s in enumerate(others[:2])]
+        parts = [f"{s} " + (" ".join(["CARD"] * state.sizes[s]) if state.sizes[s] <= 3 else "CARDS") for s in others]
         return "end " + " / ".join(parts) if parts else "end"
 
     def _deal(self, words: list[str], state) -> list[dict]:
@@ -535,8 +537,8 @@ class CariocaShorthand(Shorthand):
             return "the game is over"
         m = state.must()
         if m == "hand_end":
-            return f"hand {state.hand_no} is over: type 'end' and each other seat's cards or score, e.g. " \
-                   f"'{self._end_example(state)}'"
+            return (f"hand {state.hand_no} is over: type each other seat's cards, or its score where you did not "
+                    f"see them: '{self._end_example(state)}'")
         if m == "deal" or state.phase == "deal":
             k = state.hand_no + 1
             return f"hand {k}: type your {hand_cards(state.options, k)} new cards: 'deal CARDS up CARD'"
@@ -546,8 +548,8 @@ class CariocaShorthand(Shorthand):
             if first == state.turn:
                 head = f"{card} on offer to {'you' if first == me else f'seat {first}'} (on turn)"
                 return f"{head}: '{first} takes', 'S steals' or 'nobody takes'"
-            asked = "you" if first == me else f"seat {first}"
-            return f"{card} on offer, {asked} to decide: 'S steals' or 'nobody takes' ({who} to draw)"
+            asked = "your decision" if first == me else f"seat {first} to decide"
+            return f"{card} on offer, {asked}: 'S steals' or 'nobody takes' ({who} to draw)"
         if m == "draw":
             return f"your draw from the stock: '{me} draws CARD'"
         if state.phase == "play":
