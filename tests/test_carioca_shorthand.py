@@ -363,3 +363,28 @@ def test_old_complete_hand_ends_still_read(tmp_path):
     assert exc.value.rule == "scores"
     line, _ = SH.line_for([view.events[i]], st)
     assert SH.parse(line, st) == [view.events[i]]
+
+
+def test_a_hand_that_ends_with_nobody_out(tmp_path, no_fsync):
+    """The stock runs out with no restock left (``restocks: 0``): the hand ends with nobody
+    out; typed from every seat as ``end`` with the others' cards, the advice says so."""
+    import numpy as np
+
+    from cardmind.agents.base import resolve_agent
+    from cardmind.agents.match import play_game
+
+    rand = resolve_agent("random", GAME)
+    res = play_game(GAME, {"players": 3, "hands": 1, "restocks": 0}, [rand] * 3, np.random.default_rng(0),
+                    [np.random.default_rng([0, s]) for s in range(3)], max_actions=3000)
+    assert res.result.detail["outs"] == [None]
+    for seat in (0, 2):     # (seat 1's exact belief of this odd game takes seconds: not typed here)
+        view = res.record.for_seat(seat)
+        live = _type_back(view, tmp_path / f"{seat}.jsonl")
+        assert live.events == view.events and live.state.is_over()
+    view = res.record.for_seat(0)
+    st = replay(Record(view.game, view.options, view.header, view.events[:-1], view.path, []))
+    assert st.must() == "hand_end" and SH.prompt(st).startswith("hand 1 is over")
+    line, _ = SH.line_for(view.events[-1:], st)
+    assert re.fullmatch(r"end 1 [\w ]+ / 2 [\w ]+", line) and SH.parse(line, st) == view.events[-1:]
+    t = tracker_for(Record(view.game, view.options, view.header, view.events[:-1], view.path, []), 0)
+    assert hint_for(t).headline().startswith("Hand 1 is over (nobody went out)")

@@ -82,6 +82,7 @@ class CariocaHint(Advice):
     out_bonus: int = -20
     samples: int = 0
     ess: float | None = None
+    must: str | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -131,7 +132,7 @@ class CariocaHint(Advice):
             got = f"you scored {points(mine)}, " if mine is not None else ""
             return (f"Hand {self.hand_no} is over: {got}your total is {points(self.totals[self.observer])}; "
                     f"hand {self.hand_no + 1} comes next.")
-        if self.phase == "hand_end":
+        if self.phase == "hand_end" or self.must == "hand_end":
             out = next((s for s, n in enumerate(self.sizes) if n == 0), None)
             who = "you went out" if out == self.observer else ("nobody went out" if out is None
                                                                else f"seat {out} went out")
@@ -344,7 +345,7 @@ class CariocaHint(Advice):
     def _status(self) -> str:
         if self.phase == "over":
             turn = "the game is over"
-        elif self.phase in ("hand_end", "deal"):
+        elif self.phase in ("hand_end", "deal") or self.must == "hand_end":
             turn = f"hand {self.hand_no} is over"
         elif self.your_turn:
             turn = "your decision"
@@ -658,7 +659,7 @@ def carioca_hint(belief: CariocaBelief, max_asks: int = 10) -> CariocaHint:
                        totals=list(st.totals), last_scores=list(st.hand_scores[-1]) if st.hand_scores else None,
                        turn=st.turn, down=list(st.down), table=[dict(m) for m in st.table],
                        out_bonus=st.options["out_bonus"], samples=belief.samples if belief.model != "uniform" else 0,
-                       ess=belief.ess)
+                       ess=belief.ess, must=None if st.over else st.must())
 
 
 __all__ = ["CariocaHint", "carioca_hint"]
