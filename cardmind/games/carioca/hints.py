@@ -385,7 +385,8 @@ class CariocaHint(Advice):
                 self._render_numbers(console)
             if self.discards:
                 self._render_discards(console, verbose)
-        if show_table or tables_only:
+        ended = self.phase in ("hand_end", "deal", "over") or self.must == "hand_end"
+        if (show_table or tables_only) and not (ended and not verbose):
             console.print()
             self._render_opponents(console, verbose)
             if self.table:
