@@ -1,6 +1,7 @@
 """Regenerate the contract rummy example records in examples/ from seeded simulated games.
 
-    python scripts/make_carioca_examples.py
+    python scripts/make_carioca_examples.py              # every example
+    python scripts/make_carioca_examples.py --only live  # only examples/carioca-3p-complete.jsonl
 
 Writes
 
@@ -10,7 +11,12 @@ Writes
   fourth time the discard is offered to seat 1 on its turn (take or pass?);
 * ``examples/carioca-short-complete.jsonl``: the shortest one-hand, three-player ``peer``
   game among deal seeds 0-199 (the complete example of ``docs/carioca.md``, which a test keeps
-  equal to this file).
+  equal to this file);
+* ``examples/carioca-3p-complete.jsonl``: a short whole game for typing live (``cardmind
+  advise``): three players, two hands, one deck and two jokers, ``belief`` at seat 0 and
+  ``peer`` at seats 1 and 2, deal seed 14. Seen from seat 2 it is 114 typed lines with every
+  main form of the notation: takes, ``nobody takes``, steals (its own with the penalty card),
+  its own draws, go downs, lay-offs, a restock (filled in), the end of a hand and a new deal.
 """
 
 from __future__ import annotations
@@ -68,7 +74,35 @@ def shortest(players: int = 3, seeds: range = range(200)) -> Record:
     return best
 
 
-def main() -> None:
+#: the options, players and deal seed of ``examples/carioca-3p-complete.jsonl``
+LIVE_OPTIONS = {"players": 3, "hands": 2, "decks": 1, "jokers": 2}
+LIVE_AGENTS = ["belief", "peer", "peer"]
+LIVE_SEED = 14
+
+
+def live_game() -> Record:
+    """The short whole game typed live in the tests (see the module docstring)."""
+    factories = [resolve_agent(n, GAME) for n in LIVE_AGENTS]
+    res = play_game(GAME, LIVE_OPTIONS, factories, np.random.default_rng(LIVE_SEED),
+                    [np.random.default_rng([LIVE_SEED, s]) for s in range(len(LIVE_AGENTS))])
+    if res.result is None:
+        raise SystemExit(f"seed {LIVE_SEED}: the game did not finish")
+    return res.record
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write the examples (``--only live``: only ``examples/carioca-3p-complete.jsonl``)."""
+    import argparse  # noqa: PLC0415
+
+    ap = argparse.ArgumentParser(description="regenerate the contract rummy example records")
+    ap.add_argument("--only", choices=["live"], default=None,
+                    help="write only the short live game (examples/carioca-3p-complete.jsonl)")
+    args = ap.parse_args(argv)
+    live = live_game()
+    write_record(ROOT / "examples" / "carioca-3p-complete.jsonl", live)
+    if args.only == "live":
+        print(f"wrote examples/carioca-3p-complete.jsonl ({len(live.events)} events)")
+        return
     rec = full_game()
     write_record(ROOT / "examples" / "carioca-4p-complete.jsonl", rec)
     cut = cut_for_offer(rec, 1)
@@ -77,8 +111,8 @@ def main() -> None:
     write_record(ROOT / "examples" / "carioca-short-complete.jsonl", short)
     st = replay(rec)
     print(f"wrote examples/carioca-4p-complete.jsonl ({len(rec.events)} events; totals {st.totals}), "
-          f"examples/carioca-4p.jsonl ({len(cut.events)} events) and examples/carioca-short-complete.jsonl "
-          f"({len(short.events)} events)")
+          f"examples/carioca-4p.jsonl ({len(cut.events)} events), examples/carioca-short-complete.jsonl "
+          f"({len(short.events)} events) and examples/carioca-3p-complete.jsonl ({len(live.events)} events)")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,6 @@ def test_model_weighted_tracker_and_cli(peer_games, tmp_path, capsys):
     assert main(["belief", str(p), "--json", "--model", "peer"]) == 0
     assert json.loads(capsys.readouterr().out)["model"] == "peer"
     assert main(["hint", str(p), "--no-table", "--model", "peer"]) == 0
-    assert "player model: peer" in capsys.readouterr().out
+    assert "weighed by the peer player model" in capsys.readouterr().out
     assert main(["belief", str(p), "--model", "nope"]) == 2
     assert "player models uniform, peer, belief" in capsys.readouterr().err

@@ -142,11 +142,19 @@ class CariocaGame(Game):
         from .models import MODELS  # noqa: PLC0415
 
         return MODELS
+
     def agent_classes(self) -> tuple[type, ...]:
         """``random``, ``peer`` and ``belief`` (:mod:`.agents`)."""
         from .agents import AGENTS  # noqa: PLC0415
 
         return AGENTS
+
+    def shorthand(self):
+        """:class:`~.shorthand.CariocaShorthand`: the short notation typed at the table
+        (``cardmind advise carioca``; ``docs/carioca.md``, "Typing a game live")."""
+        from .shorthand import CariocaShorthand  # noqa: PLC0415
+
+        return CariocaShorthand(self)
 
     def codec_class(self) -> type:
         """:class:`~.codec.CariocaCodec`."""

@@ -359,7 +359,7 @@ class CariocaBelief(Tracker):
             f.reveal(p, ev["card"])
         elif t == "hand_end":
             for s, h in enumerate(ev["hands"]):
-                if s != o:
+                if s != o and h is not None:     # a hand not shown (a player's record): its score only
                     for c in h:
                         f.reveal(s, c)
         if p is not None and p != o:

@@ -33,7 +33,7 @@ EVENT_SCHEMA: dict[str, dict[str, str]] = {
     "go_down": {"player": "seat", "melds": "meld_list"},
     "lay_off": {"player": "seat", "card": "card", "meld": "count", "at": "str"},
     "discard": {"player": "seat", "card": "card"},
-    "hand_end": {"hand": "count", "out": "seat_or_null", "hands": "hands", "scores": "int_list",
+    "hand_end": {"hand": "count", "out": "seat_or_null", "hands": "hands_or_null", "scores": "int_list",
                  "totals": "int_list"},
     "deal": {"hand": "count", "hands": "hands_or_null", "stock": "card_list_or_null", "up": "card"},
 }

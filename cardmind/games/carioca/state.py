@@ -31,7 +31,8 @@ Flow of a hand (what event may come next):
   runs, each at least 3 / 4 cards, keeping a card), ``lay_off`` single cards on any meld
   once down (keeping a card), and ends the turn with a ``discard``.
 * **End.** Discarding the last card ends the hand: ``hand_end`` (remaining hands shown,
-  scores, totals), then the ``deal`` of the next hand, or the end of the game.
+  scores, totals; in a player's record a hand it did not see may be ``null``, its score then
+  the number given), then the ``deal`` of the next hand, or the end of the game.
 """
 
 from __future__ import annotations
@@ -540,17 +541,48 @@ class CariocaState(State):
         return {"type": "hand_end", "hand": self.hand_no, "out": out, "hands": hands, "scores": scores,
                 "totals": [t + s for t, s in zip(self.totals, scores)]}
 
-    def score_hand(self, out: int | None, hands: list[list[str]]) -> list[int]:
+    def score_hand(self, out: int | None, hands: list[list[str] | None],
+                   given: list[int] | None = None) -> list[int]:
         """The points of every seat for this hand: the seat that went ``out`` scores
         ``out_bonus`` when it went down in its last turn (never down before in the hand), else
-        0; every other seat the points of the cards ``hands`` it holds."""
+        0; every other seat the points of the cards ``hands`` it holds. A seat whose hand is
+        ``None`` (not shown in a player's record) scores ``given[s]``, the number the player
+        typed, checked against what the seat can hold.
+
+        Raises:
+            IllegalAction: (rule ``scores``) a hand is ``None`` and ``given`` has no score for it,
+                or a score no hand of that seat's size (with the cards it is known to hold) can make.
+        """
         scores = []
         for s in range(self.players):
             if s == out:
                 scores.append(self.options["out_bonus"] if self.down_turn[s] == self.turn_no else 0)
-            else:
+            elif hands[s] is not None:
                 scores.append(hand_points(hands[s], self.options))
+            else:
+                if given is None or s >= len(given):
+                    raise IllegalAction("scores", f"seat {s}'s hand is not shown, so its score must be given")
+                lo, hi = self.score_range(s)
+                if not lo <= given[s] <= hi:
+                    raise IllegalAction("scores", f"seat {s} holds {self.sizes[s]} card{'' if self.sizes[s] == 1 else 's'}"
+                                        + (f" ({' '.join(sort_hand(self.known[s].elements()))} known)"
+                                           if self.known[s] else "")
+                                        + f": its score is {lo} to {hi} points, not {given[s]}")
+                scores.append(given[s])
         return scores
+
+    def score_range(self, seat: int) -> tuple[int, int]:
+        """The fewest and the most points ``seat``'s cards can score now (its size, the cards
+        everyone knows it holds, and the points of the cards it cannot be shown not to hold)."""
+        known = +self.known[seat]
+        base = hand_points(known.elements(), self.options)
+        rest = self.sizes[seat] - sum(known.values())
+        free = Counter(self.deck)
+        free.subtract(self.located())
+        pts = sorted(card_points(c, self.options) for c, k in (+free).items() for _ in range(k))
+        if rest <= 0 or len(pts) < rest:
+            return base, base + max(0, rest) * max((card_points(c, self.options) for c in self.deck), default=0)
+        return base + sum(pts[:rest]), base + sum(pts[-rest:])
 
     # ------------------------------------------------------------------ applying events
     def apply_event(self, event: Event) -> None:
@@ -759,7 +791,16 @@ class CariocaState(State):
         hands = ev["hands"]
         if len(hands) != self.players:
             raise IllegalAction("hand-end", f"the hands shown are {len(hands)} for {self.players} seats")
+        if len(ev["scores"]) != self.players:
+            raise IllegalAction("scores", f"{len(ev['scores'])} scores given for {self.players} seats")
         for s, h in enumerate(hands):
+            if h is None:
+                if self.hands[s] is not None:
+                    raise IllegalAction("hand-end", f"seat {s}'s cards are known to this record, so they must be "
+                                                    f"shown (null is for a hand the record's player did not see)")
+                if self.sizes[s] == 0:
+                    raise IllegalAction("hand-end", f"seat {s} holds no card: its hand shown is [], not null")
+                continue
             if len(h) != self.sizes[s]:
                 raise IllegalAction("hand-end", f"seat {s} holds {self.sizes[s]} cards, but {len(h)} are shown")
             known = self.hands[s]
@@ -770,7 +811,7 @@ class CariocaState(State):
                 if Counter(h)[c] < k:
                     raise IllegalAction("hand-end", f"seat {s} took {c} and still holds it, but its hand shown "
                                                     f"lacks it")
-        shown = Counter(c for h in hands for c in h)
+        shown = Counter(c for h in hands if h is not None for c in h)
         for c in shown:
             self._check_card(c)
         loc = Counter(self.pile)
@@ -779,13 +820,13 @@ class CariocaState(State):
             if loc[c] + k > self.deck[c]:
                 raise IllegalAction("hand-end", f"the hands shown hold {k} {c}, but only {self.deck[c] - loc[c]} "
                                                 f"copies are not on the table or the pile")
-        scores = self.score_hand(out, hands)
+        scores = self.score_hand(out, hands, ev["scores"])
         if list(ev["scores"]) != scores:
             raise IllegalAction("scores", f"hand {self.hand_no}'s scores are {scores}, not {list(ev['scores'])}")
         totals = [t + s for t, s in zip(self.totals, scores)]
         if list(ev["totals"]) != totals:
             raise IllegalAction("scores", f"the totals after hand {self.hand_no} are {totals}, not {list(ev['totals'])}")
-        self.shown_hands = [list(h) for h in hands]
+        self.shown_hands = [None if h is None else list(h) for h in hands]
         self.totals = totals
         self.hand_scores.append(scores)
         self.outs.append(out)
