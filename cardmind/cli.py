@@ -98,6 +98,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record")
     p.add_argument("--seat", type=int, default=None, help="also check the view of this seat")
 
+    from .advise.app import add_advise_args  # noqa: PLC0415
+
+    p = sub.add_parser("advise", help="advice during a live game: type each event in one short line",
+                       description="Follow a game as it is played from your seat: type each event in one short "
+                                   "line (the game's notation: 'help' in the session lists it) and see the advice "
+                                   "after every event. Every event is saved to the record file at once; "
+                                   "--resume FILE continues a game.")
+    add_advise_args(p)
+    _add_game_args(p)
+
     from .protocol.engine import add_engine_args  # noqa: PLC0415
 
     p = sub.add_parser("engine", help="the engine protocol: JSON Lines on stdin/stdout for frontends (docs/protocol.md)",
@@ -146,19 +156,8 @@ def _load(args: argparse.Namespace):
         raise _earlier_contradiction(args, exc) from None
     seat = view_seat(rec, args.seat)
     status: list = []   # the spinner, once shown
-    values = {opt.dest: getattr(args, f"game_{opt.dest}", None) for opt in rec.game.cli_options}
-    own = {opt.dest for opt in rec.game.cli_options}
-    unused = [flag for dest, flag in _game_option_flags().items()
-              if dest not in own and getattr(args, f"game_{dest}", None) is not None]
-    kwargs = rec.game.tracker_settings(values, progress=lambda msg: status and status[0].update(
+    kwargs, unused = _tracker_kwargs(rec.game, args, progress=lambda msg: status and status[0].update(
         f"seat {seat}: {msg} ..."))
-    model = getattr(args, "model", None)
-    if model is not None:
-        models = rec.game.player_models()
-        if model not in models:
-            raise OptionError(f"--model {model}: the {rec.game.name} belief has "
-                              + (f"the player models {', '.join(models)}" if models else "no player models"))
-        kwargs["model"] = model
     try:
         tracker = tracker_for(rec, seat, **kwargs)
         # a spinner on a terminal's stderr only (nothing when piped): an answer can take a while
@@ -173,6 +172,28 @@ def _load(args: argparse.Namespace):
                if getattr(tracker, "exact", False) else f"the {rec.game.title} belief takes no such option")
         print(f"cardmind: note: {flag} has no effect on this {rec.game.name} record: {why}", file=sys.stderr)
     return rec, tracker
+
+
+def _tracker_kwargs(game, args: argparse.Namespace, progress=None) -> tuple[dict, list[str]]:
+    """The tracker settings of ``game`` from the parsed ``--model`` and game options, and the
+    flags given that belong to other games only.
+
+    Raises:
+        OptionError: a ``--model`` the game does not have.
+    """
+    values = {opt.dest: getattr(args, f"game_{opt.dest}", None) for opt in game.cli_options}
+    own = {opt.dest for opt in game.cli_options}
+    unused = [flag for dest, flag in _game_option_flags().items()
+              if dest not in own and getattr(args, f"game_{dest}", None) is not None]
+    kwargs = game.tracker_settings(values, progress=progress)
+    model = getattr(args, "model", None)
+    if model is not None:
+        models = game.player_models()
+        if model not in models:
+            raise OptionError(f"--model {model}: the {game.name} belief has "
+                              + (f"the player models {', '.join(models)}" if models else "no player models"))
+        kwargs["model"] = model
+    return kwargs, unused
 
 
 def _game_option_flags() -> dict[str, str]:
@@ -235,6 +256,10 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         return cmd_belief(args)
     if args.command == "validate":
         return cmd_validate(args)
+    if args.command == "advise":
+        from .advise.app import run_advise  # noqa: PLC0415
+
+        return run_advise(args, lambda game: _tracker_kwargs(game, args)[0])
     if args.command == "engine":
         from .protocol.engine import run_engine  # noqa: PLC0415
 

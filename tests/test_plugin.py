@@ -13,7 +13,6 @@ a brute-force count written here.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from itertools import permutations
@@ -21,31 +20,13 @@ from pathlib import Path
 
 import pytest
 
-PLUGINS = Path(__file__).resolve().parent / "plugins"
-
-ENTRY_POINTS = """\
-[cardmind.games]
-secret = cardmind_toy:GAME
-broken = cardmind_toy:NO_SUCH_GAME
-
-[cardmind.agents]
-sure = cardmind_toy.agents:SureAgent
-"""
+from .plugin_env import plugin_env
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    """The environment of a Python where the toy package is installed (its ``.dist-info``
-    with the entry points on ``PYTHONPATH``, next to its code)."""
-    site = tmp_path_factory.mktemp("site")
-    info = site / "cardmind_toy-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cardmind-toy\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(ENTRY_POINTS)
-    e = dict(os.environ)
-    e["PYTHONPATH"] = os.pathsep.join([str(site), str(PLUGINS), e.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    e["PYTHONWARNINGS"] = "default"
-    return e
+    """The environment of a Python where the toy package is installed (:func:`plugin_env`)."""
+    return plugin_env(tmp_path_factory.mktemp("site"))
 
 
 def cardmind(env, *args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

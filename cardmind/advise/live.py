@@ -87,10 +87,20 @@ class LiveGame:
                 raise RecordError(self.path, i + 2, f"illegal {ev['type']}: {exc.message} (rule: {exc.rule})",
                                   exc.rule) from None
             self.events.append(ev)
+        if not self.events:   # the events the rules give before anyone acts (books dealt, ...)
+            for ev in self.implied(self.state.copy()):
+                self.state.apply_event(ev)
+                self.tracker.observe(ev)
+                self.events.append(ev)
         self._check_consistent()
+        #: events before the first typed entry (the rules gave them at the start): never undone
+        self.base = 0
         if entries is None:
             try:
-                entries = [n for _, n in self.shorthand.lines(self.events, self._new_state())]
+                lines = self.shorthand.lines(self.events, self._new_state())
+                if lines and lines[0][0] == "":
+                    self.base = lines.pop(0)[1]
+                entries = [n for _, n in lines]
             except (ValueError, ShorthandError, IllegalAction):
                 entries = [1] * len(self.events)
         self.entries: list[int] = list(entries)
@@ -140,9 +150,14 @@ class LiveGame:
         return cls(g, header, path, [], tracker_settings)
 
     @classmethod
-    def resume(cls, path: str | os.PathLike, tracker_settings: Mapping[str, Any] | None = None) -> "LiveGame":
+    def resume(cls, path: str | os.PathLike, tracker_settings: Any = None) -> "LiveGame":
         """Continue the game of a player's record file (what ``cardmind advise`` wrote, or any
         player's record).
+
+        Args:
+            path: the record file (it goes on being written).
+            tracker_settings: the tracker's settings, or ``settings(game) -> dict`` to choose
+                them once the record's game is known.
 
         Raises:
             RecordError: the file cannot be read, is not a player's record, or its events break a
@@ -152,6 +167,8 @@ class LiveGame:
         if rec.observer is None:
             raise RecordError(rec.path, 1, "this is a complete record (every hand): --resume continues a player's "
                                            "record (a header with 'observer' and 'hand')")
+        if callable(tracker_settings):
+            tracker_settings = tracker_settings(rec.game)
         return cls(rec.game, rec.header, path, rec.events, tracker_settings)
 
     def _new_state(self) -> State:

@@ -90,6 +90,11 @@ class SecretGame(Game):
 
         return secret_hint
 
+    def shorthand(self):
+        from .shorthand import SecretShorthand
+
+        return SecretShorthand(self)
+
     def agent_classes(self) -> tuple[type, ...]:
         from .agents import RandomSecretAgent
 

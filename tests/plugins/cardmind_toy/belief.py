@@ -9,6 +9,7 @@ from typing import Any
 
 from cardmind.belief import Tracker
 from cardmind.errors import Contradiction
+from cardmind.hints.words import Advice, chance
 
 from .state import deck
 
@@ -82,7 +83,7 @@ class SecretBelief(Tracker):
 
 
 @dataclass
-class SecretHint:
+class SecretHint(Advice):
     """The best guess of the secret and its chance."""
 
     observer: int
@@ -94,9 +95,17 @@ class SecretHint:
         return {"game": "secret", "observer": self.observer, "guess": self.card,
                 "probability": self.probability, "consistent_deals": self.consistent_deals}
 
-    def render(self, console, record=None, show_table: bool = True, tables_only: bool = False) -> None:
-        console.print(f"Secret: seat {self.observer}; {self.consistent_deals} consistent deals")
-        console.print(f"Best guess: {self.card} ({100 * self.probability:.0f}%)")
+    def headline(self) -> str:
+        return f"Guess {self.card} when you must: it is the secret {chance(self.probability)} of the time."
+
+    def render(self, console, record=None, show_table: bool = True, tables_only: bool = False,
+               verbose: bool = False) -> None:
+        if not tables_only:
+            console.print(self.headline())
+        if verbose or tables_only:
+            console.print(f"Secret: seat {self.observer}; {self.consistent_deals} consistent deals")
+        if not tables_only:
+            console.print(f"Best guess: {self.card} ({chance(self.probability)})")
 
 
 def secret_hint(belief: SecretBelief, max_asks: int = 10) -> SecretHint:
