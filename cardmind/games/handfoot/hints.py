@@ -22,7 +22,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from ...hints.words import Advice, chance, points
+from ...hints.words import Advice, chance, count, points
 from .belief import KINDS, ExactEngine, HandFootBelief, kind_of
 from .evaluate import (answer_swing, discard_danger, go_out_swing, next_turn_chances, opponents_out_risk,
                        red_three_risk)
@@ -36,6 +36,11 @@ _RANK_PLURAL = {"4": "fours", "5": "fives", "6": "sixes", "7": "sevens", "8": "e
                 "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
 #: the kinds of cards in the tables' columns, as a player names them
 _KIND_WORDS = {"W": "wild", "R3": "red 3", "B3": "black 3"}
+
+
+def _and(items: list[str]) -> str:
+    """``"a, b and c"``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _signed(x: float) -> str:
@@ -138,6 +143,18 @@ class HandFootHint(Advice):
             return f"lay {cards} on your " + (f"book of {_RANK_PLURAL[rank]}" if book else _RANK_PLURAL[rank])
         return f"lay {cards} on meld {i}"
 
+    def _lay_words(self) -> list[str]:
+        """The melds advised, as a player says them: ``["lay JD on your jacks and 7S on your
+        sevens", "meld 9C 9D 2H"]``."""
+        ons = [self._meld_words(m).removeprefix("lay ") for m in self.melds if m["meld"] != "new"]
+        news = [" ".join(m["cards"]) for m in self.melds if m["meld"] == "new"]
+        out = []
+        if ons:
+            out.append("lay " + _and(ons))
+        if news:
+            out.append("meld " + _and(news))
+        return out
+
     def _recommended(self) -> dict | None:
         return next((d for d in self.discards if d["recommended"]), None)
 
@@ -169,7 +186,7 @@ class HandFootHint(Advice):
             return f"your team has a meld of {rank}: lay it off instead" if rank else ""
         if k >= 1 and rank:
             return f"you hold {int(k) + 1} {rank}"
-        return "a single card" if rank else "a black three"
+        return "a single card" if rank else "a black three: it cannot be melded"
 
     def headline(self) -> str:
         """What to do now and why, in one sentence (see :meth:`Advice.headline`)."""
@@ -228,7 +245,7 @@ class HandFootHint(Advice):
         if top is None:
             why = "the discard pile is empty"
         elif t.get("pile", 0) < t.get("pile_min", 0):
-            why = f"the pile holds {t['pile']} cards and can be picked up from {t['pile_min']}"
+            why = f"the pile holds {count(t['pile'], 'card')} and can be picked up from {t['pile_min']}"
         elif not t.get("top_natural"):
             why = f"its top card {top} cannot be picked up"
         else:
@@ -238,7 +255,7 @@ class HandFootHint(Advice):
     def _play_headline(self) -> str:
         t = self.table
         rec = self._recommended()
-        lay = [self._meld_words(m) for m in self.melds]
+        lay = self._lay_words()
         if self.opening and not self.opening["can_open_now"]:
             o = self.opening
             text = (f"Wait to open: you can lay {points(o['can_lay'])} of the {o['needed']} needed (a "
@@ -347,7 +364,7 @@ class HandFootHint(Advice):
                 line += f"  [needed {o['needed']}, can lay {o['can_lay']}, next turn {o['chance_next_turn']:.3f}]"
             out.append(line)
         if self.melds:
-            out.append("lay down: " + "; ".join(self._meld_words(m) for m in self.melds))
+            out.append("lay down: " + "; ".join(self._lay_words()))
         for key, label in (("go_out", "go out now"), ("answer", "say yes")):
             g = getattr(self, key)
             if not g:

@@ -46,34 +46,34 @@ class HandFootShorthand(Shorthand):
         Form("S draws", "another player draws from the stock (its cards are hidden; filled in when the discard "
                         "pile cannot be taken)", "0 draws"),
         Form("S draws CARDS", "you draw: the two cards you drew (one when the stock has one left)",
-             "2 draws 6C 6D"),
+             "1 draws 3D 7S"),
         Form("S picks up CARD CARD", "S takes the discard pile with a natural pair of its top card's rank: the "
-                                     "pair as laid on the table (or its suits only: 1 picks up C H); the cards "
-                                     "taken are filled in from the pile", "1 picks up JC JH"),
+                                     "pair as laid on the table (or its suits only: 3 picks up H S); the cards "
+                                     "taken are filled in from the pile", "3 picks up QH QS"),
         Form("S picks up", "the same when only one pair is possible (you hold just one pair of the rank)",
-             "2 picks up"),
-        Form("S melds CARDS", "a new meld of S's team", "2 melds QC QC QD"),
+             "1 picks up"),
+        Form("S melds CARDS", "a new meld of S's team", "1 melds 7D 7S 7S"),
         Form("S lays off CARDS", "cards added to the team's meld of their rank (its open meld, else its book "
-                                 "of that rank: a book takes cards too)", "1 lays off TC TS"),
+                                 "of that rank: a book takes cards too)", "1 lays off JS"),
         Form("S lays off CARDS on RANK", "the same on the team's meld of RANK (needed for wild cards alone; "
-                                         "on RANK book: its book)", "3 lays off RJ 2C on T"),
+                                         "on RANK book: its book)", "1 lays off 2S on J"),
         Form("S lays off CARDS on meld N", "the same on the team's meld number N (numbered from 0 in the order "
-                                           "laid this hand)", "0 lays off QC on meld 1"),
-        Form("S discards CARD", "S discards a card, ending its turn", "0 discards 9D"),
+                                           "laid this hand)", "1 lays off JC on meld 2"),
+        Form("S discards CARD", "S discards a card, ending its turn", "0 discards JS"),
         Form("S asks to go out", "S, in its foot with the books, asks its partner whether it may go out",
-             "2 asks to go out"),
+             "3 asks to go out"),
         Form("yes", "the partner's answer to the ask: yes (binding: not going out this turn then costs the team "
                     "its failed-out penalty)", "yes"),
         Form("no", "the partner's answer: no (the asker may not go out this turn)", "no"),
         Form("foot CARDS", "your hand is used up: the cards of your foot (another player's foot is filled "
-                           "in)", "foot 8D JC JS JS QH KC KD"),
+                           "in)", "foot 2D 2D 3S 5H 6D TS QS"),
         Form("held S CARDS ... [scores N N]", "the hand is over: the cards still held in hand and foot by the "
                                               "seats you noted (a dash for none; a seat with no card is filled "
                                               "in); the scores are computed for every team whose seats are all "
                                               "given, the others typed after scores (the team of seat 0 first)",
-             "held 3 2C 2S 3C 6H 7H TC JD QC scores 810 535"),
+             "held 0 3C 5S 6H 7C 8C JS AD AS BJ scores 370 1705"),
         Form("scores N N", "the hand is over: each team's score of the hand as counted at the table (the "
-                           "team of seat 0 first); the totals are added up", "scores 810 535"),
+                           "team of seat 0 first); the totals are added up", "scores 370 1705"),
         Form("deal CARDS", "the next hand: your new hand", "deal 2S 2S 3S 6H 6S 7S 9H TC JD KS RJ"),
     )
 
@@ -375,9 +375,11 @@ class HandFootShorthand(Shorthand):
         if scores is None:
             if None in computed:
                 missing = [s for s in range(n) if held[s] is None]
+                given = " ".join(f"{s} " + (" ".join(h) or "-") for s, h in enumerate(held)
+                                 if h is not None and state.sizes[s] + state.foot_sizes[s])
                 raise ShorthandError(f"the cards of seat{'s' if len(missing) > 1 else ''} "
                                      f"{' '.join(map(str, missing))} are not given: type the scores too, for "
-                                     f"example '{' '.join(words)} scores "
+                                     f"example '" + (f"held {given} " if given else "") + "scores "
                                      + " ".join(str(x) for x in (2430, 410, 120)[:state.num_teams]) + "'")
             scores = [int(x) for x in computed]
         totals = [t + s for t, s in zip(state.totals, scores)]
