@@ -8,11 +8,14 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cardmind.advise.live import LiveGame
+from cardmind.agents import resolve_agent
+from cardmind.agents.match import play_game
 from cardmind.errors import IllegalAction, RecordError
-from cardmind.games.handfoot import AskOut, Answer, Discard, Draw, Meld, TakePile
+from cardmind.games.handfoot import Answer, AskOut, Discard, Draw, Meld, TakePile
 from cardmind.records import Record, read_record, replay
 from cardmind.shorthand import ShorthandError
 from tests.hf_helpers import GAME, header_with
@@ -304,3 +307,22 @@ def test_every_example_of_the_forms_parses_and_applies_in_some_position():
                 return
             state.apply_event(ev)
     assert not todo, f"examples that parse nowhere: {sorted(todo)}"
+
+
+@pytest.mark.parametrize("options", [{"players": 3, "cutthroat": True}, {"players": 6}],
+                         ids=["cutthroat-3", "partners-6"])
+def test_other_tables_typed_from_every_seat(options, tmp_path):
+    """Cut-throat (no partner, no asking) and three partnerships: one short hand each."""
+    opts = {"hands": 1, "hand_size": 5, "books_clean": 1, "books_dirty": 0, **options}
+    n = options["players"]
+    peer = resolve_agent("peer", GAME)
+    rec = play_game(GAME, opts, [peer] * n, np.random.default_rng(5), [np.random.default_rng(s) for s in range(n)]).record
+    assert rec.events[-1]["type"] == "hand_end"
+    for seat in range(n):
+        view = rec.for_seat(seat)
+        live = type_all(view, tmp_path / f"s{seat}.jsonl")
+        assert live.events == view.events and live.state.is_over()
+        if seat == 0:       # the end of the hand from the scores alone, one per team
+            live.undo()
+            live.enter("scores " + " ".join(map(str, rec.events[-1]["scores"])))
+            assert live.state.result().detail["totals"] == rec.events[-1]["totals"]

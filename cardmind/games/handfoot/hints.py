@@ -7,7 +7,10 @@ ask to go out or not; as the partner, answer yes or no; which discard is safe (t
 next player, an opponent, could take the pile with it). It adds every other player's chances
 within its next turn (open, reach the foot, go out) and the chance that the partner's foot
 holds a red three, all over worlds drawn from the tracker's posterior. :meth:`HandFootHint.to_json`
-is the documented JSON form (``docs/handfoot.md``, "Advice").
+is the documented JSON form (``docs/handfoot.md``, "Advice"); :class:`HandFootHint` is an
+:class:`~cardmind.hints.words.Advice`: it says what to do in one sentence
+(:meth:`~HandFootHint.headline`) and prints itself in a card player's words, every chance in
+percent and marked sampled, every number behind it under ``verbose``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from .evaluate import (answer_swing, discard_danger, go_out_swing, next_turn_cha
 from .plan import (BookNeeds, choose_discard, down_plan, go_out_discard, keep_score, opening_plan, plays_of,
                    trim_for_keep)
 from .rules import card_points, is_natural, is_red_three, is_wild, max_meld_points, sort_cards
-
 
 #: the rank names a card player says ("your jacks")
 _RANK_PLURAL = {"4": "fours", "5": "fives", "6": "sixes", "7": "sevens", "8": "eights", "9": "nines", "T": "tens",
@@ -336,7 +338,6 @@ class HandFootHint(Advice):
         """Each option of the moment in a line: its chance in percent and its gain or cost in
         points (``verbose``: the numbers behind them too; ``discards``: a line of the safest
         discards)."""
-        t = self.table
         out: list[str] = []
         if self.draw:
             draw_pts = self.draw["options"][0]["points"]
@@ -350,8 +351,8 @@ class HandFootHint(Advice):
                     if o.get("red_threes"):
                         line += f" (it holds {o['red_threes']} red three{'s' if o['red_threes'] > 1 else ''})"
                 if verbose:
-                    line += f"  [points {o['points']:.1f}, swing {o['swing']:+.1f} (2 x (laid - {draw_pts:.1f}) " \
-                            f"less red threes)]"
+                    line += f"  (numbers: points {o['points']:.1f}, swing {o['swing']:+.1f} = 2 x (laid - " \
+                            f"{draw_pts:.1f}) less red threes)"
                 out.append(line)
         if self.opening:
             o = self.opening
@@ -361,7 +362,8 @@ class HandFootHint(Advice):
                 line = (f"wait to open: you can lay {points(o['can_lay'])} of {o['needed']}; chance to open next "
                         f"turn {self._ch(o['chance_next_turn'], verbose)}")
             if verbose:
-                line += f"  [needed {o['needed']}, can lay {o['can_lay']}, next turn {o['chance_next_turn']:.3f}]"
+                line += (f"  (numbers: needed {o['needed']}, can lay {o['can_lay']}, next turn "
+                         f"{o['chance_next_turn']:.3f})")
             out.append(line)
         if self.melds:
             out.append("lay down: " + "; ".join(self._lay_words()))
@@ -373,7 +375,8 @@ class HandFootHint(Advice):
             line = (f"{label}: about {_signed(g['now'])} for your team; {other}: about {_signed(g['later'])} "
                     f"(an opponent goes out first: {self._ch(g['risk'], verbose)})")
             if verbose:
-                line += f"  [now {g['now']:+.1f}, later {g['later']:+.1f}, swing {g['swing']:+.1f}, risk {g['risk']:.4f}]"
+                line += (f"  (numbers: now {g['now']:+.1f}, later {g['later']:+.1f}, swing {g['swing']:+.1f}, "
+                         f"risk {g['risk']:.4f})")
             out.append(line)
         if discards and self.discards and not self.draw:
             cells = []
@@ -433,7 +436,7 @@ class HandFootHint(Advice):
                     who = f"{s} (partner)" if s == t.get("partner") else str(s)
                     tb.add_row(who, *(self._ch(c[k], verbose) for k in ("open", "foot", "out")))
                 console.print(tb)
-            if self.partner_red_three is not None:
+            if self.partner_red_three is not None and t.get("partner_foot"):
                 console.print(f"Your partner's foot holds a red three: {self._ch(self.partner_red_three, verbose)} "
                               f"(sampled)")
             for n in self.notes:
@@ -486,10 +489,14 @@ class HandFootHint(Advice):
             console.print("Points laid count for your team instead of against it, so laying L more points swings "
                           "the score by 2 x L; a red three picked up costs 500 if the hand ends before you can "
                           "discard it.")
-        if self.go_out or self.answer:
+        if self.go_out:
             console.print("Going out now scores 300 and counts your partner's cards (and unpicked foot) against "
-                          "you; one more round lets your partner lay its cards, unless an opponent goes out first "
-                          "(then you lose the 300 and hold your cards).")
+                          "your team; one more round lets your partner lay its cards, unless an opponent goes out "
+                          "first (then your team loses the 300 and holds its cards).")
+        if self.answer:
+            console.print("Saying yes lets your partner go out now: 300 for your team, your own cards (and unpicked "
+                          "foot) against it; saying no lets you lay your cards on your next turn, unless an "
+                          "opponent goes out first (then your team loses the 300 and holds its cards).")
         if self.discards and not self.draw:
             console.print("A discard is safe when the next player, an opponent, cannot pick up the pile with it "
                           "(it would need a pair of its rank, and the pile enough cards); among the safe ones the "
@@ -648,6 +655,7 @@ def _table_facts(view, me: int) -> dict[str, Any]:
             "pile": len(view.pile), "pile_min": view.options["pile_min"], "top": top,
             "top_natural": top is not None and is_natural(top),
             "meld_ranks": [(m.rank, m.book) for m in view.melds[team]],
+            "partner_foot": view.partner[me] is not None and view.foot_sizes[view.partner[me]] > 0,
             "asked": view.asked, "permission": view.permission, "penalty": view.options["failed_out_penalty"],
             "totals": list(view.totals), "forced": forced["type"] if forced else None,
             "forced_player": forced.get("player") if forced else None,

@@ -19,7 +19,6 @@ Cards are written as in records (``TS`` or ``10S``, ``RJ``), case-insensitive.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -156,8 +155,8 @@ class HandFootShorthand(Shorthand):
         me = state.observer
         if state.phase == "play" and state.turn == seat and state.history and \
                 state.history[-1].get("type") == "draw" and state.history[-1].get("player") == seat:
-            raise ShorthandError(f"seat {seat}'s draw is already in (the discard pile could not be taken): "
-                                 f"type what it does next")
+            why = " (filled in: the discard pile could not be taken)" if not state.pile_takeable() else ""
+            raise ShorthandError(f"seat {seat} has drawn this turn already{why}: type what it does next")
         count = min(2, state.stock_count)
         if seat != me:
             if args:
@@ -264,7 +263,7 @@ class HandFootShorthand(Shorthand):
         if i < 0:
             raise ShorthandError(f"seat {seat}'s team has several books of {_plural(rank)}: say which, for "
                                  f"example '{seat} lays off {' '.join(cards)} on meld "
-                                 f"{[j for j, m in enumerate(melds) if m.rank == rank][0]}'")
+                                 f"{next(j for j, m in enumerate(melds) if m.rank == rank)}'")
         return {"type": "lay_off", "player": seat, "meld": i, "cards": cards}
 
     @staticmethod
@@ -365,7 +364,7 @@ class HandFootShorthand(Shorthand):
                 if len(scores) != state.num_teams:
                     raise ShorthandError(f"type one score per team ({state.num_teams}, the team of seat 0 "
                                          f"first), for example 'scores "
-                                         + " ".join(str(x) for x in (2430, 410, 120)[:state.num_teams]) + "'")
+                                         + _example_scores(state.num_teams) + "'")
             else:
                 raise ShorthandError(self._hand_end_wanted(state))
         for s in range(n):
@@ -380,7 +379,7 @@ class HandFootShorthand(Shorthand):
                 raise ShorthandError(f"the cards of seat{'s' if len(missing) > 1 else ''} "
                                      f"{' '.join(map(str, missing))} are not given: type the scores too, for "
                                      f"example '" + (f"held {given} " if given else "") + "scores "
-                                     + " ".join(str(x) for x in (2430, 410, 120)[:state.num_teams]) + "'")
+                                     + _example_scores(state.num_teams) + "'")
             scores = [int(x) for x in computed]
         totals = [t + s for t, s in zip(state.totals, scores)]
         return {"type": "hand_end", "hand": state.hand_no, "reason": "out" if state.went_out is not None else "stock",
@@ -500,7 +499,6 @@ class HandFootShorthand(Shorthand):
             if partner == me:
                 return f"seat {t} asks to go out: your answer, yes or no"
             return f"seat {partner} to answer seat {t}: yes or no"
-        who = "your turn" if t == me else f"seat {t}"
         if state.phase == "draw":
             take = " or pick up the pile" if state.pile_takeable() else ""
             if t == me:
@@ -542,6 +540,11 @@ class HandFootShorthand(Shorthand):
         """``k`` cards of the decks to show in an example (``"4C 4D ..."``)."""
         deck = sort_cards(deck_counter(state.options))
         return " ".join(deck[j % len(deck)] for j in range(k))
+
+
+def _example_scores(teams: int) -> str:
+    """Scores to show in an example, one per team (``"2430 410"``)."""
+    return " ".join(str(x) for x in (2430, 410, 1250, 905, 1760, 330)[:teams])
 
 
 def _rank_word(word: str) -> str:

@@ -38,7 +38,10 @@ Flow of one hand (the game is ``hands`` of them; hand ``k`` starts with seat ``(
   discard (so two after its melds).
 * **Stock out**: the hand ends after the turn in which the stock's last card was drawn.
 * Between hands the referee writes ``hand_end`` (the cards each player still held, the
-  scores, the running totals) and then ``deal`` for the next hand.
+  scores, the running totals) and then ``deal`` for the next hand. A player's view accepts a
+  ``hand_end`` with only what the player knows: ``held`` ``null`` for a seat not noted (or left
+  out), the scores typed for a team whose cards are not all given (checked as far as the table
+  allows: :meth:`HandFootState.score_bound`), ``totals`` left out.
 """
 
 from __future__ import annotations
