@@ -190,6 +190,13 @@ class HandFootGame(Game):
 
         return AGENTS
 
+    def shorthand(self):
+        """:class:`~.shorthand.HandFootShorthand`: the short notation typed live
+        (``cardmind advise handfoot``; ``docs/handfoot.md``, "Typing a game live")."""
+        from .shorthand import HandFootShorthand  # noqa: PLC0415
+
+        return HandFootShorthand(self)
+
     def codec_class(self) -> type:
         """:class:`~.codec.HandFootCodec`."""
         from .codec import HandFootCodec  # noqa: PLC0415

@@ -7,29 +7,51 @@ ask to go out or not; as the partner, answer yes or no; which discard is safe (t
 next player, an opponent, could take the pile with it). It adds every other player's chances
 within its next turn (open, reach the foot, go out) and the chance that the partner's foot
 holds a red three, all over worlds drawn from the tracker's posterior. :meth:`HandFootHint.to_json`
-is the documented JSON form (``docs/handfoot.md``, "Advice").
+is the documented JSON form (``docs/handfoot.md``, "Advice"); :class:`HandFootHint` is an
+:class:`~cardmind.hints.words.Advice`: it says what to do in one sentence
+(:meth:`~HandFootHint.headline`) and prints itself in a card player's words, every chance in
+percent and marked sampled, every number behind it under ``verbose``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import sqrt
 from typing import Any
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from .belief import KINDS, HandFootBelief, kind_of
+from ...hints.words import Advice, chance, count, points
+from .belief import KINDS, ExactEngine, HandFootBelief, kind_of
 from .evaluate import (answer_swing, discard_danger, go_out_swing, next_turn_chances, opponents_out_risk,
                        red_three_risk)
 from .plan import (BookNeeds, choose_discard, down_plan, go_out_discard, keep_score, opening_plan, plays_of,
                    trim_for_keep)
-from .rules import card_points, is_red_three, is_wild, max_meld_points, sort_cards
+from .rules import card_points, is_natural, is_red_three, is_wild, max_meld_points, sort_cards
+
+#: the rank names a card player says ("your jacks")
+_RANK_PLURAL = {"4": "fours", "5": "fives", "6": "sixes", "7": "sevens", "8": "eights", "9": "nines", "T": "tens",
+                "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
+#: the kinds of cards in the tables' columns, as a player names them
+_KIND_WORDS = {"W": "wild", "R3": "red 3", "B3": "black 3"}
+
+
+def _and(items: list[str]) -> str:
+    """``"a, b and c"``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _signed(x: float) -> str:
+    """Points with a sign (``"+250 points"``, ``"-40 points"``; ``"0 points"``)."""
+    return points(x, signed=round(x) != 0)
 
 
 @dataclass
-class HandFootHint:
+class HandFootHint(Advice):
     """Advice for one Hand and Foot player at one moment (see the module docstring).
 
     Attributes:
@@ -48,6 +70,9 @@ class HandFootHint:
         kinds: per hidden place the expected number of cards of each kind.
         notes: remarks; ``worlds``: how many worlds the chances were computed over;
         ``mode``: the tracker's engine.
+        your_cards, in_foot: the observer's cards now and whether they are its foot.
+        table: facts of the table the words need (not in the JSON): the seat on turn, the
+            partner, the pile, the team's melds, the ask to go out, the totals...
     """
 
     observer: int
@@ -73,75 +98,411 @@ class HandFootHint:
     your_cards: list[str] = field(default_factory=list)
     #: whether the observer plays from its foot
     in_foot: bool = False
+    #: facts of the table for the words (not in the JSON)
+    table: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the exact number of consistent deals, computed when asked (``None``: sampled)
+    count_of: Callable[[], int | None] | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The advice as one JSON object (keys as the attributes; seats as string keys)."""
+        """The advice as one JSON object (keys as the attributes, seats as string keys), with
+        ``headline`` and ``consistent_deals`` (the exact count of consistent deals of the
+        hand under way when the exact engine answers, else null)."""
         return {"observer": self.observer, "hand": self.hand, "to_move": self.to_move, "phase": self.phase,
                 "minimum": self.minimum, "opened": self.opened, "draw": self.draw, "opening": self.opening,
                 "melds": self.melds, "go_out": self.go_out, "answer": self.answer, "discards": self.discards,
                 "chances": {str(k): v for k, v in self.chances.items()},
                 "partner_red_three": self.partner_red_three, "kinds": self.kinds, "worlds": self.worlds,
                 "mode": self.mode, "model": self.model, "notes": list(self.notes),
-                "your_cards": list(self.your_cards), "in_foot": self.in_foot}
+                "your_cards": list(self.your_cards), "in_foot": self.in_foot, "headline": self.headline(),
+                "consistent_deals": self.count_of() if self.count_of is not None else None}
 
-    # ------------------------------------------------------------------ rendering
-    def render(self, console: Console, record: Any, show_table: bool = True, tables_only: bool = False) -> None:
-        """Print the advice with rich tables (``tables_only``: the belief table only)."""
+    # ------------------------------------------------------------------ chances in words
+    def se(self, p: float) -> float | None:
+        """The standard error of a chance estimated over the sampled worlds (binomial, the
+        worlds taken as independent), or ``None`` without worlds."""
+        if not self.worlds:
+            return None
+        return sqrt(max(p * (1 - p), 0.0) / self.worlds)
+
+    def _ch(self, p: float, verbose: bool = False) -> str:
+        """A sampled chance in percent (with its standard error when ``verbose``)."""
+        return chance(p, self.se(p) if verbose else None)
+
+    def _sampled(self, long: bool = False) -> str:
+        if long:
+            return f"sampled over {self.worlds} deals that fit what you have seen"
+        return f"sampled over {self.worlds} deals"
+
+    # ------------------------------------------------------------------ what to do
+    def _meld_words(self, m: dict) -> str:
+        cards = " ".join(m["cards"])
+        if m["meld"] == "new":
+            return f"meld {cards}"
+        ranks = self.table.get("meld_ranks", [])
+        i = m["meld"]
+        if isinstance(i, int) and i < len(ranks):
+            rank, book = ranks[i]
+            return f"lay {cards} on your " + (f"book of {_RANK_PLURAL[rank]}" if book else _RANK_PLURAL[rank])
+        return f"lay {cards} on meld {i}"
+
+    def _lay_words(self) -> list[str]:
+        """The melds advised, as a player says them: ``["lay JD on your jacks and 7S on your
+        sevens", "meld 9C 9D 2H"]``."""
+        ons = [self._meld_words(m).removeprefix("lay ") for m in self.melds if m["meld"] != "new"]
+        news = [" ".join(m["cards"]) for m in self.melds if m["meld"] == "new"]
+        out = []
+        if ons:
+            out.append("lay " + _and(ons))
+        if news:
+            out.append("meld " + _and(news))
+        return out
+
+    def _recommended(self) -> dict | None:
+        return next((d for d in self.discards if d["recommended"]), None)
+
+    def _discard_reason(self, d: dict) -> str:
+        t = self.table
+        if d["danger"] > 0:
+            return f"a {chance(d['danger'])} chance the next player can pick up the pile with it"
+        if t.get("next_is_partner"):
+            return "your partner plays next"
+        if is_red_three(d["card"]):
+            return "a red three counts 500 against you while you hold it"
+        if is_wild(d["card"]):
+            return "a wild card on top blocks the pile"
+        if d["card"][0] == "3":
+            return "a three on top blocks the pile"
+        if t.get("pile", 0) + 1 < t.get("pile_min", 0):
+            return "the pile stays too small to pick up"
+        return "the next player holds no pair of it in any sampled deal"
+
+    def _keep_words(self, d: dict) -> str:
+        c = d["card"]
+        k = d["keep"]
+        if k >= 1000:
+            return "a wild card: keep it for your melds"
+        if k <= -1000:
+            return "a red three: 500 points against you if still held"
+        rank = _RANK_PLURAL.get(c[0])
+        if k >= 100:
+            return f"your team has a meld of {rank}: lay it off instead" if rank else ""
+        if k >= 1 and rank:
+            return f"you hold {int(k) + 1} {rank}"
+        return "a single card" if rank else "a black three: it cannot be melded"
+
+    def headline(self) -> str:
+        """What to do now and why, in one sentence (see :meth:`Advice.headline`)."""
+        t = self.table
+        me = self.observer
+        if self.phase == "over":
+            tot = t.get("totals")
+            if not tot:
+                return "The game is over."
+            mine = tot[t.get("team", 0)]
+            others = [x for i, x in enumerate(tot) if i != t.get("team", 0)]
+            word = "wins" if mine > max(others) else ("ties for first" if mine == max(others) else "loses")
+            return f"The game is over: your team {word}, {mine} to {' and '.join(map(str, others))}."
+        forced = t.get("forced")
+        if forced == "hand_end":
+            return (f"Hand {self.hand} is over ({t.get('how', '')}): type the cards still held or the teams' "
+                    f"scores.")
+        if forced == "deal":
+            return f"Hand {self.hand + 1} is dealt: type your new hand."
+        if forced == "foot" and t.get("forced_player") == me:
+            return "Your hand is used up: pick up your foot and type its cards."
+        if forced:
+            return "The rules fill in the next event."
+        if self.to_move == me and self.draw:
+            return self._draw_headline()
+        if self.to_move == me and self.answer:
+            a = self.answer
+            word = "Say yes" if a["advice"] == "yes" else "Say no"
+            return (f"{word}: going out now is worth about {_signed(a['now'])} to your team, against about "
+                    f"{_signed(a['later'])} if seat {t.get('turn')} plays on (an opponent goes out first: "
+                    f"{chance(a['risk'])}, sampled).")
+        if self.to_move == me and self.phase == "play":
+            return self._play_headline()
+        return self._watch_headline()
+
+    def _draw_headline(self) -> str:
+        d = self.draw
+        t = self.table
+        opts = d["options"]
+        draw = opts[0]
+        best = max(opts, key=lambda o: o["swing"])
+        if best is not draw:
+            pair = best["action"].removeprefix("take the pile with ")
+            text = (f"Pick up the pile with your {pair}: you could lay about {points(best['points'])} this turn "
+                    f"against about {points(draw['points'])} after a draw ({_signed(best['swing'])} for your team)")
+            if best.get("red_threes"):
+                text += f"; it holds {best['red_threes']} red three{'s' if best['red_threes'] > 1 else ''}"
+            return text + "."
+        if len(opts) > 1:
+            other = max(opts[1:], key=lambda o: o["swing"])
+            why = (f"its {other['red_threes']} red three{'s' if other['red_threes'] > 1 else ''} could cost 500 "
+                   f"points each" if other.get("red_threes") and other["points"] >= draw["points"] else
+                   f"it would let you lay about {points(other['points'])}, a draw about {points(draw['points'])}")
+            return f"Draw rather than pick up the pile: {why}."
+        top = t.get("top")
+        if top is None:
+            why = "the discard pile is empty"
+        elif t.get("pile", 0) < t.get("pile_min", 0):
+            why = f"the pile holds {count(t['pile'], 'card')} and can be picked up from {t['pile_min']}"
+        elif not t.get("top_natural"):
+            why = f"its top card {top} cannot be picked up"
+        else:
+            why = f"you hold no pair to pick up the pile (its top card is {top})"
+        return f"Draw two cards from the stock: {why}."
+
+    def _play_headline(self) -> str:
+        t = self.table
+        rec = self._recommended()
+        lay = self._lay_words()
+        if self.opening and not self.opening["can_open_now"]:
+            o = self.opening
+            text = (f"Wait to open: you can lay {points(o['can_lay'])} of the {o['needed']} needed (a "
+                    f"{chance(o['chance_next_turn'])} chance to open next turn, sampled)")
+            if rec:
+                text += f"; discard the {rec['card']} ({self._discard_reason(rec)})"
+            return text + "."
+        if self.go_out and t.get("permission") is not False:
+            g = self.go_out
+            if t.get("permission") is True:
+                if g["swing"] >= 0:
+                    how = "; ".join(lay)
+                    if t.get("out_discard"):
+                        how = f"{how}, then discard the {t['out_discard']}" if how else f"discard the {t['out_discard']}"
+                    return (f"Go out now ({how}): about {_signed(g['now'])} for your team with the 300 for going "
+                            f"out, against {_signed(g['later'])} for one more round after your partner's yes.")
+                return (f"Play on one more round although your partner said yes: about {_signed(g['later'])} "
+                        f"for your team, the {t.get('penalty', 100)} points a broken yes costs included, against "
+                        f"{_signed(g['now'])} now.")
+            if not t.get("asked"):
+                if g["swing"] >= 0:
+                    return (f"Ask your partner to go out: going out now is worth about {_signed(g['now'])} to your "
+                            f"team, one more round about {_signed(g['later'])} (an opponent goes out first: "
+                            f"{chance(g['risk'])}, sampled).")
+                text = (f"Do not ask to go out yet: one more round is worth about {_signed(g['later'])} to your "
+                        f"team, going out now about {_signed(g['now'])}")
+                if lay:
+                    text += "; " + "; ".join(lay)
+                if rec:
+                    text += f"; then discard the {rec['card']}"
+                return text + "."
+        if self.opening and lay:
+            text = f"Open: {'; '.join(lay)} (the minimum is {self.opening['needed']} points)"
+        elif lay:
+            text = "; ".join(lay)
+            text = text[0].upper() + text[1:]
+        else:
+            text = ""
+        if rec:
+            d = f"discard the {rec['card']} ({self._discard_reason(rec)})"
+            text = f"{text}, then {d}" if text else d[0].upper() + d[1:]
+        elif not text:
+            text = "Discard a card to end your turn"
+        return text + "."
+
+    def _watch_headline(self) -> str:
+        t = self.table
+        mover = self.to_move
+        if mover is None:
+            return "Nothing to decide now."
+        if self.phase == "answer":
+            who = f"Seat {t.get('turn')} asked to go out; seat {mover} answers"
+        elif mover == t.get("partner"):
+            who = f"Your partner, seat {mover}, is to play"
+        else:
+            who = f"Seat {mover} is to play"
+        opp = {s: c for s, c in self.chances.items() if s in t.get("opponents", ())}
+        if not opp:
+            return who + "."
+        def when(s: int) -> str:
+            return "this turn" if s == mover and self.phase == "play" else "within its next turn"
+
+        s_out, c_out = max(opp.items(), key=lambda kv: (kv[1]["out"], -kv[0]))
+        if c_out["out"] > 0:
+            return f"{who}; watch seat {s_out}: a {chance(c_out['out'])} chance it goes out {when(s_out)} (sampled)."
+        s_ft, c_ft = max(opp.items(), key=lambda kv: (kv[1]["foot"], -kv[0]))
+        s_op, c_op = max(opp.items(), key=lambda kv: (kv[1]["open"], -kv[0]))
+        if c_ft["foot"] > 0 and (c_ft["foot"] >= 0.1 or c_op["open"] <= c_ft["foot"]):
+            return (f"{who}; no opponent is likely to go out before your turn; seat {s_ft} reaches its foot "
+                    f"{when(s_ft)} in {chance(c_ft['foot'])} of the sampled deals.")
+        if c_op["open"] > 0:
+            return (f"{who}; no opponent is likely to go out before your turn; seat {s_op} opens {when(s_op)} "
+                    f"in {chance(c_op['open'])} of the sampled deals.")
+        return f"{who}; no opponent is likely to go out or reach its foot before your turn."
+
+    # ------------------------------------------------------------------ the options
+    def option_lines(self, verbose: bool = False, discards: bool = True) -> list[str]:
+        """Each option of the moment in a line: its chance in percent and its gain or cost in
+        points (``verbose``: the numbers behind them too; ``discards``: a line of the safest
+        discards)."""
+        out: list[str] = []
+        if self.draw:
+            draw_pts = self.draw["options"][0]["points"]
+            for o in self.draw["options"]:
+                if o["action"] == "draw":
+                    line = f"draw two cards: you could lay about {points(o['points'])} this turn"
+                else:
+                    line = (f"pick up the pile with your {o['action'].removeprefix('take the pile with ')}: "
+                            f"about {points(o['points'])} this turn, {_signed(o['swing'])} for your team against "
+                            f"a draw")
+                    if o.get("red_threes"):
+                        line += f" (it holds {o['red_threes']} red three{'s' if o['red_threes'] > 1 else ''})"
+                if verbose:
+                    line += f"  (numbers: points {o['points']:.1f}, swing {o['swing']:+.1f} = 2 x (laid - " \
+                            f"{draw_pts:.1f}) less red threes)"
+                out.append(line)
+        if self.opening:
+            o = self.opening
+            if o["can_open_now"]:
+                line = f"open now: your melds reach the {o['needed']} points needed"
+            else:
+                line = (f"wait to open: you can lay {points(o['can_lay'])} of {o['needed']}; chance to open next "
+                        f"turn {self._ch(o['chance_next_turn'], verbose)}")
+            if verbose:
+                line += (f"  (numbers: needed {o['needed']}, can lay {o['can_lay']}, next turn "
+                         f"{o['chance_next_turn']:.3f})")
+            out.append(line)
+        if self.melds:
+            out.append("lay down: " + "; ".join(self._lay_words()))
+        for key, label in (("go_out", "go out now"), ("answer", "say yes")):
+            g = getattr(self, key)
+            if not g:
+                continue
+            other = "play one more round" if key == "go_out" else "say no"
+            line = (f"{label}: about {_signed(g['now'])} for your team; {other}: about {_signed(g['later'])} "
+                    f"(an opponent goes out first: {self._ch(g['risk'], verbose)})")
+            if verbose:
+                line += (f"  (numbers: now {g['now']:+.1f}, later {g['later']:+.1f}, swing {g['swing']:+.1f}, "
+                         f"risk {g['risk']:.4f})")
+            out.append(line)
+        if discards and self.discards and not self.draw:
+            cells = []
+            for d in self.discards[:4]:
+                cell = f"{d['card']} {self._ch(d['danger'], verbose)}"
+                if verbose:
+                    cell += f" (keep {d['keep']})"
+                cells.append(cell)
+            out.append("discard (the chance the next player can pick up the pile with it): " + ", ".join(cells))
+        return out
+
+    # ------------------------------------------------------------------ printing
+    def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False,
+               verbose: bool = False) -> None:
+        """Print the advice (``cardmind hint``; ``tables_only``: the belief table alone, for
+        ``cardmind belief``): the headline, each option with its chance and points, the
+        others' chances within their next turn, then the table of expected cards by kind.
+        ``verbose`` adds every number behind it (the swings, the discards' keep scores, the
+        standard errors of the sampled chances, the belief engine)."""
+        t = self.table
         title = f"Hand and Foot, hand {self.hand}: seat {self.observer}'s view"
-        console.print(f"[bold]{title}[/bold] ({self.mode} belief, player model {self.model}, "
-                      f"chances over {self.worlds} worlds)")
+        console.print(f"[bold]{title}[/bold]")
+        if verbose:
+            count = self.count_of() if self.count_of is not None else None
+            console.print(f"belief: {self.mode}" + (f" ({count:,} consistent deals)" if count is not None else "")
+                          + f"; player model {self.model}; chances {self._sampled(True)}; standard errors "
+                          f"after the ± (binomial over the {self.worlds} deals)")
         if not tables_only:
-            console.print(f"to move: seat {self.to_move} ({self.phase}); opening minimum {self.minimum}; "
-                          f"your team has {'opened' if self.opened else 'not opened'}")
+            console.print(f"[bold]{self.headline()}[/bold]")
+            opened = "your team has opened" if self.opened else f"your team has not opened ({self.minimum} points needed)"
+            console.print(f"{self._whose_turn()}; {opened}")
             console.print(f"Your {'foot' if self.in_foot else 'hand'} ({len(self.your_cards)} cards): "
                           + (" ".join(self.your_cards) or "no cards"))
-            if self.draw:
-                d = self.draw
-                console.print(f"[bold]Draw:[/bold] {d['advice']}")
-                for o in d["options"]:
-                    console.print(f"  {o['action']:<26} laid this turn {o['points']:>6.1f}  swing {o['swing']:>+7.1f}")
-            if self.opening:
-                o = self.opening
-                console.print(f"[bold]Open:[/bold] {o['advice']} (needs {o['needed']} points, can lay "
-                              f"{o['can_lay']}; chance next turn {o['chance_next_turn']:.2f})")
-            if self.melds:
-                console.print("[bold]Meld:[/bold] " + "; ".join(
-                    f"{'new' if m['meld'] == 'new' else 'on meld ' + str(m['meld'])}: {' '.join(m['cards'])}"
-                    + (f" (wilds {' '.join(m['wilds'])})" if m['wilds'] else "") for m in self.melds))
-            if self.go_out:
-                g = self.go_out
-                console.print(f"[bold]Go out:[/bold] {g['advice']} (now {g['now']:+.0f}, one more round "
-                              f"{g['later']:+.0f}, swing {g['swing']:+.0f}; opponents out first {g['risk']:.2f})")
-            if self.answer:
-                a = self.answer
-                console.print(f"[bold]Answer:[/bold] {a['advice']} (yes {a['now']:+.0f}, no {a['later']:+.0f}, "
-                              f"swing {a['swing']:+.0f}; opponents out first {a['risk']:.2f})")
-            if self.discards:
-                t = Table(title="Discards")
-                for col in ("card", "danger", "points", "keep", ""):
-                    t.add_column(col)
+            lines = self.option_lines(verbose, discards=False)
+            if lines:
+                console.print("[bold]Options:[/bold]")
+                for ln in lines:
+                    console.print("  " + ln)
+            if self.discards and not self.draw:
+                tb = Table(title="Discards")
+                for col in ("card", "next player picks up the pile", "points", "why", ""):
+                    tb.add_column(col)
+                if verbose:
+                    tb.add_column("keep")
                 for d in self.discards:
-                    t.add_row(d["card"], f"{d['danger']:.2f}", str(d["points"]), str(d["keep"]),
-                              "recommended" if d["recommended"] else "")
-                console.print(t)
-            t = Table(title="Within their next turn")
-            for col in ("seat", "open", "reach foot", "go out"):
-                t.add_column(col)
-            for s, c in sorted(self.chances.items()):
-                t.add_row(str(s), f"{c['open']:.2f}", f"{c['foot']:.2f}", f"{c['out']:.2f}")
-            console.print(t)
-            if self.partner_red_three is not None:
-                console.print(f"partner's foot holds a red three: {self.partner_red_three:.2f}")
+                    row = [d["card"], self._ch(d["danger"], verbose), str(d["points"]), self._keep_words(d),
+                           "advised" if d["recommended"] else ""]
+                    if verbose:
+                        row.append(str(d["keep"]))
+                    tb.add_row(*row)
+                console.print(tb)
+            if self.chances:
+                tb = Table(title=f"Within their next turn ({self._sampled()})")
+                for col in ("seat", "opens", "reaches its foot", "goes out"):
+                    tb.add_column(col)
+                for s, c in sorted(self.chances.items()):
+                    who = f"{s} (partner)" if s == t.get("partner") else str(s)
+                    tb.add_row(who, *(self._ch(c[k], verbose) for k in ("open", "foot", "out")))
+                console.print(tb)
+            if self.partner_red_three is not None and t.get("partner_foot"):
+                console.print(f"Your partner's foot holds a red three: {self._ch(self.partner_red_three, verbose)} "
+                              f"(sampled)")
             for n in self.notes:
                 console.print(f"[dim]{n}[/dim]")
-        if show_table or tables_only:
-            t = Table(title="Expected cards by kind (hidden places)")
-            t.add_column("place")
+        if (show_table or tables_only) and self.kinds:
+            tb = Table(title=f"Expected cards of each kind in the hidden places ({self._sampled()})")
+            tb.add_column("place")
             for k in KINDS:
-                t.add_column(k)
+                tb.add_column(_KIND_WORDS.get(k, k))
             for place, per in self.kinds.items():
-                t.add_row(place, *(f"{per.get(k, 0.0):.2f}" for k in KINDS))
-            console.print(t)
+                tb.add_row(place, *(f"{per.get(k, 0.0):.2f}" for k in KINDS))
+            console.print(tb)
+
+    def _whose_turn(self) -> str:
+        if self.to_move is None:
+            return "Nobody is to play"
+        if self.to_move == self.observer:
+            return {"draw": "Your turn to draw", "play": "Your turn to play", "answer": "Your answer"}.get(
+                self.phase, "Your turn")
+        return f"Seat {self.to_move} to {'answer' if self.phase == 'answer' else self.phase}"
+
+    def render_live(self, console: Console, options: int = 3) -> None:
+        """The headline and at most ``options`` options (the live advisor, after every event);
+        when another seat is to play, the chances of the seats likeliest to go out or reach
+        their foot."""
+        console.print(self.headline())
+        if self.table.get("forced") or self.phase == "over":
+            return
+        lines = self.option_lines()
+        if self.to_move != self.observer or not lines:
+            lines = []
+            ranked = sorted(self.chances.items(), key=lambda kv: (-kv[1]["out"], -kv[1]["foot"], -kv[1]["open"], kv[0]))
+            for s, c in ranked:
+                parts = [f"{word} {chance(c[k])}" for k, word in (("out", "goes out"), ("foot", "reaches its foot"),
+                                                                  ("open", "opens")) if c[k] > 0]
+                if parts:
+                    who = f"seat {s} (partner)" if s == self.table.get("partner") else f"seat {s}"
+                    lines.append(f"{who} within its next turn: " + ", ".join(parts))
+            if lines:
+                lines[0] += f" ({self._sampled()})"
+        for ln in lines[:options]:
+            console.print("  " + ln)
+
+    def render_why(self, console: Console) -> None:
+        """How the advice was reached, in words with its numbers."""
+        console.print(f"[bold]{self.headline()}[/bold]")
+        console.print(f"The chances are {self._sampled(True)} (a chance's standard error is shown after its "
+                      f"±); the belief engine is {self.mode}, the player model {self.model}.")
+        if self.draw:
+            console.print("Points laid count for your team instead of against it, so laying L more points swings "
+                          "the score by 2 x L; a red three picked up costs 500 if the hand ends before you can "
+                          "discard it.")
+        if self.go_out:
+            console.print("Going out now scores 300 and counts your partner's cards (and unpicked foot) against "
+                          "your team; one more round lets your partner lay its cards, unless an opponent goes out "
+                          "first (then your team loses the 300 and holds its cards).")
+        if self.answer:
+            console.print("Saying yes lets your partner go out now: 300 for your team, your own cards (and unpicked "
+                          "foot) against it; saying no lets you lay your cards on your next turn, unless an "
+                          "opponent goes out first (then your team loses the 300 and holds its cards).")
+        if self.discards and not self.draw:
+            console.print("A discard is safe when the next player, an opponent, cannot pick up the pile with it "
+                          "(it would need a pair of its rank, and the pile enough cards); among the safe ones the "
+                          "least useful card goes: a wild card is kept, a red three goes first.")
+        for ln in self.option_lines(verbose=True):
+            console.print("  " + ln)
 
 
 def _plays_json(plays) -> list[dict]:
@@ -171,6 +532,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     mover = view.to_move()
     notes: list[str] = []
     draw = opening = go_out = answer = None
+    out_discard = None
     melds: list[dict] = []
     discards: list[dict] = []
     melded = {m.rank for m in view.melds[team]}
@@ -211,30 +573,40 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
             if can:
                 melds = _plays_json(plays)
         else:
-            if view.in_foot[me] and view.books_met(team):
+            told_no = view.asked and view.permission is False
+            if view.in_foot[me] and view.books_met(team) and not told_no:
                 found = go_out_discard(zone, view.melds[team], needs)
                 if found is not None:
                     sw = go_out_swing(view, me, ws, rng, my_cards=zone)
+                    told_yes = view.may_go_out(me) and not view.cut_throat()
+                    if told_yes:   # told yes, not going out this turn costs the team the penalty
+                        sw.later -= opts["failed_out_penalty"]
                     verb = "go out" if view.may_go_out(me) else "ask to go out"
                     go_out = {**sw.to_json(), "can": True,
                               "advice": f"{verb} now" if sw.swing >= 0 else "play on one more round"}
+                    out_discard = found[0]
             groups = down_plan(zone, view.melds[team], view.in_foot[me], needs)
             if view.in_foot[me] and not view.may_go_out(me):
                 trim_for_keep(zone, groups, 2)
             melds = _plays_json(plays_of(groups))
-        best = choose_discard(zone, melded) if zone else None
+        # the discard comes after the melds advised: it is chosen among the cards they leave
+        left = zone - Counter(c for m in melds for c in m["cards"])
+        plan_ranks = melded | {c[0] for m in melds for c in m["cards"] if not is_wild(c)}
+        best = choose_discard(left, plan_ranks) if left else None
         for c in sort_cards(c for c in zone if zone[c] > 0)[:max(1, max_asks) * 4]:
             danger = discard_danger(view, me, c, ws)
             keep = keep_score(c, zone, melded)
             keep = 1000 if keep == float("inf") else (-1000 if keep == float("-inf") else keep)
             discards.append({"card": c, "danger": round(danger, 4), "points": card_points(c),
                              "keep": keep, "recommended": False})
-        if discards:
-            safe = [d for d in discards if d["danger"] <= 0.1 and not (is_wild(d["card"]) and len(zone) > 1)]
-            pool = safe or discards
+        cands = [d for d in discards if left[d["card"]] > 0]
+        if cands:
+            safe = [d for d in cands if d["danger"] <= 0.1 and not (is_wild(d["card"]) and len(left) > 1)]
+            pool = safe or cands
             rec = next((d for d in pool if d["card"] == best), None) or min(
                 pool, key=lambda d: (d["danger"], d["keep"], -d["points"]))
             rec["recommended"] = True
+        if discards:
             discards.sort(key=lambda d: (not d["recommended"], d["danger"], d["keep"]))
             discards = discards[:max(1, max_asks)]
     elif mover == me and view.phase == "answer":
@@ -259,9 +631,35 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
             for c, k in cnt.items():
                 per[kind_of(c)] += k / len(ws)
     kinds = {nm: {k: round(v, 3) for k, v in per.items()} for nm, per in kinds.items()}
+    mode = tracker.mode
+    structure = tracker.structure()
+
+    def count_of() -> int | None:
+        return ExactEngine(structure).solve().count if mode == "exact" else None
+
     return HandFootHint(me, view.hand_no, mover, view.phase, view.minimum, view.opened[team], draw, opening, melds,
-                        go_out, answer, discards, chances, p3, kinds, len(ws), tracker.mode, tracker.model, notes,
-                        your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]))
+                        go_out, answer, discards, chances, p3, kinds, len(ws), mode, tracker.model, notes,
+                        your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]),
+                        table={**_table_facts(view, me), "out_discard": out_discard},
+                        count_of=count_of)
+
+
+def _table_facts(view, me: int) -> dict[str, Any]:
+    """What the advice's words need from the observer's view (:attr:`HandFootHint.table`)."""
+    team = view.teams[me]
+    top = view.pile[-1] if view.pile else None
+    forced = view.forced[0] if view.forced else None
+    return {"turn": view.turn, "partner": view.partner[me], "team": team,
+            "opponents": [s for s in range(view.players) if view.teams[s] != team],
+            "next_is_partner": view.teams[(me + 1) % view.players] == team,
+            "pile": len(view.pile), "pile_min": view.options["pile_min"], "top": top,
+            "top_natural": top is not None and is_natural(top),
+            "meld_ranks": [(m.rank, m.book) for m in view.melds[team]],
+            "partner_foot": view.partner[me] is not None and view.foot_sizes[view.partner[me]] > 0,
+            "asked": view.asked, "permission": view.permission, "penalty": view.options["failed_out_penalty"],
+            "totals": list(view.totals), "forced": forced["type"] if forced else None,
+            "forced_player": forced.get("player") if forced else None,
+            "how": (f"seat {view.went_out} went out" if view.went_out is not None else "the stock ran out")}
 
 
 def _sorted_cards(zone: Counter) -> list[str]:

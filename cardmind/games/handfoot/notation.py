@@ -7,7 +7,9 @@ its top card with a natural pair from hand goes to the table), then any number o
 an ask to go out (:class:`AskOut`, answered by the partner with :class:`Answer`), and a
 discard (:class:`Discard`). The referee writes the events the rules then force: ``book`` when
 a meld reaches seven cards, ``foot`` when a player's hand is used up, ``hand_end`` with the
-scores, and ``deal`` when the next hand is dealt.
+scores, and ``deal`` when the next hand is dealt. A player's record may end a hand with only
+what the player knows: ``held`` with ``null`` for a seat whose cards it did not note, the
+``scores`` typed where they cannot be computed, ``totals`` left out (``docs/handfoot.md``).
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ EVENT_SCHEMA: dict[str, dict[str, str]] = {
     "foot": {"player": "seat", "cards": "card_list_or_null"},
     "ask_out": {"player": "seat"},
     "answer": {"player": "seat", "yes": "bool"},
-    "hand_end": {"hand": "count", "reason": "str", "player": "seat_or_null", "held": "hands",
-                 "scores": "int_list", "totals": "int_list"},
+    "hand_end": {"hand": "count", "reason": "str", "player": "seat_or_null", "held": "?hands_or_null",
+                 "scores": "?int_list", "totals": "?int_list"},
     "deal": {"hand": "count", "hands": "hands_or_null", "feet": "?hands", "stock": "?card_list"},
 }
 

@@ -38,7 +38,10 @@ Flow of one hand (the game is ``hands`` of them; hand ``k`` starts with seat ``(
   discard (so two after its melds).
 * **Stock out**: the hand ends after the turn in which the stock's last card was drawn.
 * Between hands the referee writes ``hand_end`` (the cards each player still held, the
-  scores, the running totals) and then ``deal`` for the next hand.
+  scores, the running totals) and then ``deal`` for the next hand. A player's view accepts a
+  ``hand_end`` with only what the player knows: ``held`` ``null`` for a seat not noted (or left
+  out), the scores typed for a team whose cards are not all given (checked as far as the table
+  allows: :meth:`HandFootState.score_bound`), ``totals`` left out.
 """
 
 from __future__ import annotations
@@ -717,14 +720,51 @@ class HandFootState(State):
         return {"type": "hand_end", "hand": self.hand_no, "reason": "out" if self.went_out is not None else "stock",
                 "player": self.went_out, "held": held, "scores": scores, "totals": totals}
 
-    def _hand_scores(self, held: list[list[str]]) -> list[int]:
-        out = []
+    def _hand_scores(self, held: list[list[str] | None]) -> list[int | None]:
+        """Every team's score of the hand from the cards its players still hold (``held`` per
+        seat); ``None`` for a team with a seat whose cards are not given."""
+        out: list[int | None] = []
         for t in range(self.num_teams):
             seats = self.team_seats(t)
+            if any(held[s] is None for s in seats):
+                out.append(None)
+                continue
             out.append(team_score([m.cards for m in self.melds[t]], [held[s] for s in seats],
                                   self.went_out is not None and self.teams[self.went_out] == t,
                                   self.failed[t], self.options["failed_out_penalty"]))
         return out
+
+    def score_bound(self, team: int, held: list[list[str] | None] | None = None) -> int:
+        """The most ``team`` can score in the hand just ended: its melds, the going-out bonus and
+        its penalties, less the points its players hold: exactly where ``held`` gives a seat's
+        cards, else at least the cards known in its hand (the whole hand for the observer) and
+        5 points for every other card it holds."""
+        seats = self.team_seats(team)
+        best = team_score([m.cards for m in self.melds[team]], [],
+                          self.went_out is not None and self.teams[self.went_out] == team,
+                          self.failed[team], self.options["failed_out_penalty"])
+        for s in seats:
+            h = None if held is None else held[s]
+            if h is not None:
+                best -= held_points(h)
+                continue
+            sure = self.zone[s] if self.zone[s] is not None else self.known[s]
+            n_sure = sum(sure.values())
+            best -= held_points(sure) + 5 * (self.sizes[s] + self.foot_sizes[s] - n_sure)
+        return best
+
+    def _check_typed_score(self, team: int, score: int, held: list[list[str] | None]) -> None:
+        """A score typed for ``team`` whose cards are not all given: a whole multiple of 5
+        points (with its penalties) and at most :meth:`score_bound`."""
+        pen = self.failed[team] * self.options["failed_out_penalty"]
+        if (score + pen) % 5:
+            raise IllegalAction("hand-end", f"team {team}'s score of hand {self.hand_no} cannot be {score}: "
+                                            f"every card, book and bonus counts a multiple of 5 points")
+        bound = self.score_bound(team, held)
+        if score > bound:
+            raise IllegalAction("hand-end", f"team {team}'s score of hand {self.hand_no} can be at most {bound} "
+                                            f"(its melds and bonus, less the cards its players still hold), "
+                                            f"not {score}")
 
     # ------------------------------------------------------------------ applying events
     def apply_event(self, event: Event) -> None:
@@ -963,10 +1003,20 @@ class HandFootState(State):
             raise IllegalAction("hand-end", f"hand {self.hand_no} ended with "
                                             + (f"seat {self.went_out} going out" if reason == "out" else "the stock used up")
                                             + f" (reason {reason!r}, player {self.went_out})")
-        held = [list(h) for h in ev["held"]]
+        complete = self.observer is None
+        raw = ev.get("held")
+        if raw is None:
+            if complete:
+                raise IllegalAction("hand-end", "a complete record's hand_end shows every seat's 'held' cards")
+            raw = [None] * self.players
+        held: list[list[str] | None] = [None if h is None else list(h) for h in raw]
         if len(held) != self.players:
             raise IllegalAction("hand-end", f"'held' lists {len(held)} seats, not {self.players}")
         for s in range(self.players):
+            if held[s] is None:
+                if complete:
+                    raise IllegalAction("hand-end", f"a complete record shows seat {s}'s 'held' cards")
+                continue
             for c in held[s]:
                 self._card(c)
             want = self.sizes[s] + self.foot_sizes[s]
@@ -985,9 +1035,11 @@ class HandFootState(State):
             elif self.known[s] - hs:
                 raise IllegalAction("hand-end", f"seat {s} is known to hold {expand(self.known[s] - hs)}, "
                                                 f"which 'held' leaves out")
-        if self.observer is not None:
+        if not complete:
             vis = self.visible()
             for s in range(self.players):
+                if held[s] is None:
+                    continue
                 if self.zone[s] is None:
                     vis.update(Counter(held[s]) - self.known[s])
                 elif self.foot_sizes[s] and self.feet[s] is None:
@@ -995,11 +1047,31 @@ class HandFootState(State):
             over = [c for c in vis if vis[c] > self.deck[c]]
             if over:
                 raise IllegalAction("hand-end", f"'held' shows {over[0]}, but every copy of it is elsewhere")
-        scores = self._hand_scores(held)
-        if list(ev["scores"]) != scores:
-            raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are {scores}, not {ev['scores']}")
+        computed = self._hand_scores(held)
+        given = ev.get("scores")
+        if given is None:
+            unknown = [s for s in range(self.players) if held[s] is None]
+            if unknown:
+                raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are needed: the cards seat"
+                                                + ("s " if len(unknown) > 1 else " ")
+                                                + ", ".join(map(str, unknown)) + " still held are not given")
+            scores = computed
+        else:
+            given = list(given)
+            if len(given) != self.num_teams:
+                raise IllegalAction("hand-end", f"'scores' lists {len(given)} teams, not {self.num_teams}")
+            if None not in computed and given != computed:
+                raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are {computed}, not {given}")
+            for t in range(self.num_teams):
+                if computed[t] is not None:
+                    if given[t] != computed[t]:
+                        raise IllegalAction("hand-end", f"team {t}'s score of hand {self.hand_no} is {computed[t]} "
+                                                        f"(from its melds and the cards given), not {given[t]}")
+                else:
+                    self._check_typed_score(t, given[t], held)
+            scores = given
         totals = [t + sc for t, sc in zip(self.totals, scores)]
-        if list(ev["totals"]) != totals:
+        if ev.get("totals") is not None and list(ev["totals"]) != totals:
             raise IllegalAction("hand-end", f"the totals after hand {self.hand_no} are {totals}, not {ev['totals']}")
         self.forced.pop(0)
         self.scores.append(scores)
