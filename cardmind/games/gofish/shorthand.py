@@ -463,7 +463,7 @@ class GoFishShorthand(Shorthand):
             if p == me:
                 return pre + f"your draw: type '{me} draws CARD'"
             if m["reason"] == "refused":
-                return pre + f"seat {p} draws: '{p} draws' (or '{p} draws {m['rank']}x' if it shows a {m['rank']})"
+                return pre + f"seat {p} draws: '{p} draws', or '{p} draws CARD' if it shows {'an' if m['rank'] in '8A' else 'a'} {m['rank']}"
             return pre + f"seat {p} draws"
         t = s2.turn
         if s2.phase == 2:
