@@ -453,9 +453,8 @@ class GoFishShorthand(Shorthand):
                 and self._book_possible(st, w["seat"]):
             pre = f"seat {w['seat']} may lay a book ('{w['seat']} books'); "
         if st.opening:
-            first = "your turn" if me == 0 else "seat 0"
-            return (f"dealt books first ('S books' for a player who lays one); then {first} to ask"
-                    if not (me == 0) else "your turn: ask a player for a rank you hold")
+            first = "your turn: ask a player for a rank you hold" if me == 0 else "seat 0 to ask"
+            return first + " (before play, a player dealt a whole book lays it: 'S books')"
         s2 = st._settled()
         m = s2.must_draw
         if m is not None:
