@@ -334,7 +334,7 @@ def test_the_advice_speaks_a_card_players_words():
         assert head.endswith(".") and "\n" not in head and advice.to_json()["headline"] == head
         live = _text(advice.render_live)
         assert live.startswith(head[:40]) and len(live.splitlines()) <= 6
-        for text in (live, _text(lambda c: advice.render(c, view)), _text(advice.render_why),
+        for text in (live, _text(lambda c, a=advice: a.render(c, view)), _text(advice.render_why),
                      _text(advice.render_tables)):
             assert not _TECHNICAL.search(text), text
         seen[head.split(" ")[0]] += 1

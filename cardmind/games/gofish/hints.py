@@ -19,9 +19,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .belief import GoFishBelief, target_met
 from ...hints import asks_only, turn_note
 from ...hints.words import Advice, big_number, chance
+from .belief import GoFishBelief, target_met
 
 #: how a card player names the ranks in the plural
 _PLURAL = {"T": "10s", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
@@ -460,7 +460,7 @@ class GoFishHint(Advice):
             steps = (self.sampling or {}).get("steps")
             se = "" if self.stderr is None else \
                 f": each chance could be off by about {100 * self.stderr:.1f} points (one standard error)"
-            console.print(f"The chances were estimated by sampling the unseen draws"
+            console.print("The chances were estimated by sampling the unseen draws"
                           + (f" ({steps} steps)" if steps else "") + se + ".")
         elif self.exact:
             console.print(f"The chances are exact: every deal of the cards that fits what you have seen counts the "
