@@ -264,7 +264,8 @@ def _live_at(tmp_path, seat: int, typed: int) -> LiveGame:
 
 @pytest.mark.parametrize("typed,line,message", [
     (40, "2 fishes", "expected 'asks', 'draws' or 'books' after the seat, not 'fishes', for example '2 asks 3 7 no'"),
-    (40, "2 asks 9 8 no", "expected the seat asked: a seat number 0-3 (or 'me'), not '9'"),
+    (40, "2 asks 9 8 no", "expected the seat asked: a seat number 0-3 (or 'me'), not '9', for example "
+                          "'1 asks 0 7 no'"),
     (40, "2 asks 0 X no", "expected a rank (2-9, 10 or T, J, Q, K, A), not 'x', for example '2 asks 0 7 no'"),
     (40, "3 asks 2 8 no", "'3 asks 2 8 no' breaks a rule: seat 3 asked, but it is seat 2's turn"),
     (40, "2 asks 0 8 got 1", "say which 8s seat 0 handed over (everyone sees them), for example '2 asks 0 8 got 8C'"),

@@ -179,7 +179,8 @@ class GoFishShorthand(Shorthand):
             return state.observer
         if word.isdigit() and int(word) < state.players:
             return int(word)
-        raise ShorthandError(f"expected {what}: a seat number 0-{state.players - 1} (or 'me'), not {word!r}")
+        raise ShorthandError(f"expected {what}: a seat number 0-{state.players - 1} (or 'me'), not {word!r}, "
+                             f"for example '1 asks 0 7 no'")
 
     @staticmethod
     def _rank(word: str, state) -> str:
@@ -242,8 +243,8 @@ class GoFishShorthand(Shorthand):
                     if w is not None and w["seat"] == me and w["rank"] is not None:
                         due = [w["rank"]]
                 if not due:
-                    raise ShorthandError("you have no book to lay now (your own books are added as soon as you "
-                                         "hold every suit of a rank)")
+                    raise ShorthandError("you have no book to lay now: your own books are written as soon as you "
+                                         "hold every suit of a rank (type the next event, for example '0 asks 1 7 no')")
                 rank = due[0]
             return [{"type": "book", "player": p, "rank": rank}]
         w = st.window if st.window is not None and st.window["seat"] == p else None
