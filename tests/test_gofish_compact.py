@@ -249,6 +249,44 @@ def test_kernels_refuse_bad_input():
                        np.zeros((2, 2), dtype=np.int64))
 
 
+def test_coefficients_and_threads_equal_the_reference(monkeypatch):
+    """The transition coefficients of the C kernel equal the numpy reference's exactly (the
+    same products in the same order), and the sum with its passes in two threads gives the
+    one-thread tables exactly; the kernel refuses a class, a count or a row out of range."""
+    rng = np.random.default_rng(3)
+    size = np.array([3, 2, 4, 1], dtype=np.int64)
+    rows = np.stack([rng.integers(0, s + 1, 40) for s in size], axis=1).astype(np.int64)
+    moves = [[(c, int(rng.integers(1, 3))) for c in sorted(rng.choice(4, int(rng.integers(0, 4)), replace=False))]
+             for _ in range(25)]
+    mv_off = np.array([0] + list(np.cumsum([len(m) for m in moves])), dtype=np.int64)
+    mv_cls = np.array([c for m in moves for c, _ in m], dtype=np.int64)
+    mv_val = np.array([v for m in moves for _, v in m], dtype=np.int64)
+    pairs = [(i, k) for i in range(len(rows)) for k, m in enumerate(moves)
+             if all(rows[i, c] + v <= size[c] for c, v in m)]
+    src = np.array([i for i, _ in pairs], dtype=np.int64)
+    mvi = np.array([k for _, k in pairs], dtype=np.int64)
+    binom = np.array([[float(__import__("math").comb(a, b)) for b in range(5)] for a in range(6)])
+    fast = compact._coefs(rows, src, mvi, mv_off, mv_cls, mv_val, size, binom)
+    monkeypatch.setattr(draw_settings, "DP_FAST", False)
+    slow = compact._coefs(rows, src, mvi, mv_off, mv_cls, mv_val, size, binom)
+    monkeypatch.undo()
+    assert len(pairs) > 100 and (fast > 1).any() and (fast == 1).any()
+    assert np.array_equal(fast, slow)
+    _, _, plan = _small_plan(4, 2, 8)
+    monkeypatch.setattr(draw_settings, "COMPACT_THREAD_CELLS", 1)
+    two = compact.CompactSum(plan)
+    monkeypatch.setattr(draw_settings, "COMPACT_THREAD_CELLS", 0)
+    one = compact.CompactSum(plan)
+    assert two.total > 0 and np.array_equal(two.F, one.F) and np.array_equal(two.T, one.T)
+    assert np.array_equal(two.ctx, one.ctx)
+    i1 = np.array([0])
+    with pytest.raises(ValueError, match="class or count is out of range"):
+        _compact.coefs(rows, i1, i1 * 0, np.array([0, 1]), np.array([5]), np.array([1]), size, binom, np.zeros(1))
+    with pytest.raises(ValueError, match="remaining count is out of range"):
+        _compact.coefs(rows, i1 + 400, i1 * 0, np.array([0, 1]), np.array([1]), np.array([1]), size, binom,
+                       np.zeros(1))
+
+
 def test_compact_worlds_follow_the_posterior():
     """Worlds drawn from the compact sum (``sample_hidden``, what the belief player's
     look-ahead plays in) have every holdings frequency within 0.04 of its probability

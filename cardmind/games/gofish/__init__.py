@@ -200,6 +200,13 @@ class GoFishGame(Game):
 
         return MODELS
 
+    def shorthand(self):
+        """:class:`~.shorthand.GoFishShorthand`: one short line per event for ``cardmind advise``
+        (``2 asks 0 7 got 7H``, ``0 draws``, ``2 books``; ``docs/gofish.md``)."""
+        from .shorthand import GoFishShorthand  # noqa: PLC0415
+
+        return GoFishShorthand(self)
+
     def hint_engine(self):
         """:func:`~.hints.gofish_hint`: asks, holdings and face-down books."""
         from .hints import gofish_hint  # noqa: PLC0415

@@ -4,7 +4,10 @@
 won, chance of completing a book, a one-line reason), the table of how many cards of each
 rank every player and the stock hold, and, in phase 2 or whenever face-down books exist,
 who most likely holds each book. :meth:`GoFishHint.to_json` is the documented JSON form
-(``docs/hints.md``).
+(``docs/hints.md``); :class:`GoFishHint` is an :class:`~cardmind.hints.words.Advice`: it says
+what to do in one sentence (:meth:`GoFishHint.headline`) and prints itself in a card
+player's words (chances in percent by :func:`~cardmind.hints.words.chance`), every number
+behind it with ``verbose``.
 """
 
 from __future__ import annotations
@@ -16,8 +19,18 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .belief import GoFishBelief, target_met
 from ...hints import asks_only, turn_note
+from ...hints.words import Advice, big_number, chance
+from .belief import GoFishBelief, target_met
+
+#: how a card player names the ranks in the plural
+_PLURAL = {"T": "10s", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
+_NUMBER = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def rank_plural(r: str) -> str:
+    """``"7s"``, ``"10s"``, ``"jacks"``...: a rank as a card player says it in the plural."""
+    return _PLURAL.get(r, f"{r}s")
 
 
 @dataclass
@@ -30,8 +43,10 @@ class GoFishAskHint:
         probability: chance the target holds it (at least one card; in phase 2 the book).
         expected_cards: expected number of cards won (phase 1; 4 for a book in phase 2).
         p_book: chance the ask completes a book for the player (phase 1).
-        reason: one line saying why.
+        reason: one line saying why (``"seat 0 asked for Ts at event 9 and still holds one"``).
         score: the ranking score (higher first).
+        why: the same reason about the target as "it", for the advice's sentences (``"it asked
+            for them at event 9 and still holds one"``; not in the JSON).
     """
 
     target: int
@@ -41,16 +56,17 @@ class GoFishAskHint:
     p_book: float
     reason: str
     score: float
+    why: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (keys as the attributes)."""
+        """JSON form (keys as the attributes, without ``why``)."""
         return {"target": self.target, "rank": self.rank, "probability": self.probability,
                 "expected_cards": self.expected_cards, "p_book": self.p_book, "reason": self.reason,
                 "score": self.score}
 
 
 @dataclass
-class GoFishHint:
+class GoFishHint(Advice):
     """Advice for one Go Fish player at one moment (see the module docstring)."""
 
     observer: int
@@ -87,6 +103,14 @@ class GoFishHint:
     #: the player model the deals were weighed by (``GoFishBelief.model_used``), and the one asked
     model: str = "uniform"
     model_asked: str = "uniform"
+    #: the seat that must draw from the stock next (after a refusal, or forced), else ``None``;
+    #: ``draw_after``: the rank of the refused ask it follows (``None`` for a forced draw)
+    draw_due: int | None = None
+    draw_after: str | None = None
+    #: books held now per seat (public)
+    books_held: list[int] = field(default_factory=list)
+    #: the ``give`` option ("one" or "all")
+    give: str = "one"
 
     @property
     def your_turn(self) -> bool:
@@ -102,6 +126,7 @@ class GoFishHint:
             "to_move": self.to_move,
             "your_turn": self.your_turn,
             "phase": self.phase,
+            "headline": self.headline(),
             "consistent_deals": self.consistent_deals,
             "consistent_deals_str": str(self.consistent_deals),
             "exact": self.exact,
@@ -122,27 +147,129 @@ class GoFishHint:
             "notes": self.notes,
         }
 
+    # ------------------------------------------------------------------ words
+    def _chance(self, p: float, verbose: bool = False) -> str:
+        """``p`` by :func:`chance`; a sampled chance says so (and its standard error when
+        ``verbose``)."""
+        if self.mode != "mcmc" or p in (0.0, 1.0):
+            return chance(p)
+        return chance(p, self.stderr if verbose else None) + " (sampled)"
+
+    def _seat(self, s: int) -> str:
+        return "you" if s == self.observer else f"seat {s}"
+
+    def _ask_words(self, a: GoFishAskHint) -> str:
+        """``"seat 2 for 8s"`` / ``"seat 3 for the book of 7s"``."""
+        if self.phase == 1:
+            return f"seat {a.target} for {rank_plural(a.rank)}"
+        return f"seat {a.target} for the book of {rank_plural(a.rank)}"
+
+    def _ask_reason(self, a: GoFishAskHint) -> str:
+        """Why, in a few words: ``"it asked for them at event 30 and still holds one (certain)"``
+        or ``"59% chance it holds one; a hit completes your book"``."""
+        if a.probability >= 1:
+            text = f"{a.why} (certain)" if a.why else "certain"
+        else:
+            what = "one" if self.phase == 1 else "it"
+            text = f"{self._chance(a.probability)} chance it holds {what}"
+        if self.phase == 1 and a.p_book > 0:
+            if self.give == "one":
+                text += "; a hit completes your book"
+            elif a.p_book >= 0.05:
+                text += f"; {self._chance(a.p_book)} chance it completes your book"
+        return text
+
+    def headline(self) -> str:
+        """What to do now, in one sentence (see :meth:`Advice.headline`): the best ask and
+        why on the player's turn; its draw when one is due; on another player's turn whose
+        turn it is and the ask to make when the player's turn comes; the result once over."""
+        me = self.observer
+        if self.final is not None:
+            return _final_text(self.final, me)
+        best = self.asks[0] if self.asks else None
+        if self.draw_due == me:
+            head = "Your ask was refused: draw" if self.draw_after else "Draw"
+            return f"{head} from the stock and type your card (for example '{me} draws 7H')."
+        if self.your_turn:
+            if best is None:
+                if self.phase == 1:
+                    return ("No ask can get you a card now: no other player can hold a rank you hold; "
+                            "any ask is refused and you draw from the stock.")
+                return "No book can be won now: nobody can hold one you lack."
+            return f"Ask {self._ask_words(best)}: {self._ask_reason(best)}."
+        t = self.to_move
+        who = f"Seat {t} draws from the stock" if self.draw_due == t else f"Seat {t} to play"
+        if self.phase == 2 and self.books_held and not self.books_held[me]:
+            return f"{who}; you hold no books, so you no longer ask."
+        if best is None:
+            if self.phase == 1 and not self.hand:
+                return f"{who}; you hold no cards (you draw one when your turn comes)."
+            return f"{who}; nothing to ask for now."
+        if best.probability >= 1:
+            return f"{who}; on your turn ask {self._ask_words(best)}: {self._ask_reason(best)}."
+        return f"{who}; your best ask now would be {self._ask_words(best)} ({self._ask_reason(best)})."
+
+    def _status(self) -> str:
+        """``"Go Fish, seat 1 (you), after 40 events: seat 2 to play; stock 12 cards; cards in
+        hand: seat 0 8, you 9, ...; books: seat 0 1."``"""
+        if self.to_move is None:
+            turn = "game over"
+        elif self.your_turn:
+            turn = "your turn"
+        else:
+            turn = f"seat {self.to_move} to play"
+        phase = "" if self.phase == 1 else " (phase 2: asking for whole books)"
+        text = (f"Go Fish, seat {self.observer} (you), after {self.events} events{phase}: {turn}; "
+                f"stock {self.stock} cards; cards in hand: "
+                + ", ".join(f"{self._seat(s)} {n}" for s, n in enumerate(self.sizes)))
+        held = [(s, b) for s, b in enumerate(self.books_held) if b]
+        if held:
+            text += "; books: " + ", ".join(f"{self._seat(s)} {b}" for s, b in held)
+        return text + "."
+
+    # ------------------------------------------------------------------ printing
     def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False,
                verbose: bool = False) -> None:
-        """Print for humans (used by ``cardmind hint`` and ``cardmind belief``): the player's
-        hand, the final books once the game is over, whether the chances are estimates, the
-        best asks and the tables. ``verbose`` (and ``tables_only``, ``cardmind belief``): also
-        the count of consistent deals and how it was computed."""
-        turn = "game over" if self.to_move is None else ("your turn" if self.your_turn else f"seat {self.to_move} to play")
-        console.print(Text(f"Go Fish: seat {self.observer}'s view after {self.events} events "
-                           f"(phase {self.phase}, {turn}); stock {self.stock} cards; hands "
-                           + ", ".join(f"{s}:{n}" for s, n in enumerate(self.sizes)), style="bold"))
-        console.print(Text(f"Your hand: {_hand_text(self.hand)}"))
-        if self.final is not None:
+        """Print for people (``cardmind hint``; ``cardmind belief`` with ``tables_only``).
+
+        By default: the headline, where the game stands, the player's hand, whether the
+        chances are exact or sampled, the best asks (each with its chance of a hit and of
+        completing a book, and why) and the tables (``show_table``), chances in percent.
+        ``verbose`` adds every number behind them: the count of consistent deals, the method
+        and its error bound, the expected cards and the ranking score of each ask, the
+        expected count of each rank in the tables. ``tables_only`` (``cardmind belief``): the
+        count, the method and the tables.
+        """
+        if not tables_only:
+            console.print(Text(self.headline(), style="bold"))
+            console.print(Text(f"Your hand: {_hand_text(self.hand)}"))
+            console.print(Text(self._status()))
+        else:
+            console.print(Text(self._status()))
+            console.print(Text(f"Your hand: {_hand_text(self.hand)}"))
+        if self.final is not None and tables_only:
             console.print(Text(_final_text(self.final, self.observer), style="bold"))
-        if not (verbose or tables_only):
-            if self.mode == "mcmc":
-                se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
-                console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
-                                   f"samples longer, --verbose says more", style="yellow"))
+        if verbose or tables_only:
+            self._render_count(console)
             self._render_method(console)
-            self._render_rest(console, record, show_table, tables_only)
-            return
+        elif self.mode == "mcmc":
+            se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
+            console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
+                               f"samples longer, --verbose says more", style="yellow"))
+        else:
+            console.print("The chances are exact: every deal of the cards that fits what you have seen counts.")
+        self._render_model(console)
+        for note in self.notes:
+            if not (tables_only and asks_only(note)):
+                console.print(Text(f"Note: {note}", style="yellow"))
+        if not tables_only:
+            console.print()
+            self._render_asks(console, verbose)
+        if show_table:
+            self._render_tables(console, record, verbose)
+
+    def _render_count(self, console: Console) -> None:
+        """The count of consistent deals and how it was summed (``verbose``, ``cardmind belief``)."""
         how = "" if self.exact else {
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
@@ -158,86 +285,206 @@ class GoFishHint:
             f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode in ("enumerated", "compact") else \
             f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
-        self._render_method(console)
-        self._render_rest(console, record, show_table, tables_only)
 
     def _render_method(self, console: Console) -> None:
-        """Which method answered and its error bound, and the player model if one was asked for."""
+        """Which method answered and its error bound (``verbose``, ``cardmind belief``)."""
         bound = "unknown" if self.error_bound is None else "0 (exact)" if self.error_bound == 0 else \
             f"{self.error_bound:.0e}"
         if self.method:
             console.print(f"Answered by {self.method}; error of any probability at most {bound}"
                           + (" (4 standard errors: a statistical bound)" if self.mode == "mcmc" else ""))
+
+    def _render_model(self, console: Console) -> None:
+        """The player model, when one was asked for."""
         if self.model != "uniform" or self.model_asked != "uniform":
             console.print(f"Player model: {self.model}" + (
                 " (the deals weighed by the likelihood of the other player's asks)" if self.model != "uniform" else
                 f" (the model {self.model_asked} asked for applies with two players only)"))
 
-    def _render_rest(self, console: Console, record: Any, show_table: bool, tables_only: bool) -> None:
-        """The notes, the best asks and the tables (see :meth:`render`)."""
-        for note in self.notes:
-            if not (tables_only and asks_only(note)):
-                console.print(Text(f"Note: {note}", style="yellow"))
-        if not tables_only:
-            console.print()
-            if self.asks:
-                t = Table(title="Best asks", title_justify="left")
-                t.add_column("#", justify="right")
-                t.add_column("ask")
-                t.add_column("hit", justify="right")
-                t.add_column("cards", justify="right")
-                t.add_column("book", justify="right")
-                t.add_column("why")
-                for i, a in enumerate(self.asks, 1):
-                    what = f"seat {a.target} for the {a.rank}s" if self.phase == 1 else f"seat {a.target} for the book of {a.rank}"
-                    t.add_row(str(i), what, f"{100 * a.probability:.0f}%", f"{a.expected_cards:.2f}",
-                              f"{100 * a.p_book:.0f}%" if self.phase == 1 else "", a.reason,
-                              style="bold green" if a.probability >= 1 else None)
-                console.print(t)
-            else:
-                console.print("Asks: none possible now.")
-        if show_table and not self.holdings:
+    def _render_asks(self, console: Console, verbose: bool) -> None:
+        """The table of the best asks."""
+        if not self.asks:
+            console.print("Asks: none possible now." if self.phase == 1 or self.final is not None else
+                          "Book asks: none possible now.")
+            return
+        title = "Best asks" if self.your_turn else "Best asks (for when your turn comes)"
+        t = Table(title=title, title_justify="left")
+        t.add_column("#", justify="right")
+        t.add_column("ask")
+        t.add_column("hit", justify="right")
+        books = self.phase == 1 and any(a.p_book > 0 for a in self.asks)
+        if verbose:
+            t.add_column("cards", justify="right")
+        elif self.phase == 1 and self.give == "all":
+            t.add_column("cards won", justify="right")
+        if books or verbose:
+            t.add_column("completes a book" if not verbose else "book", justify="right")
+        if verbose:
+            t.add_column("score", justify="right")
+        why = verbose or any(a.why for a in self.asks)
+        if why:
+            t.add_column("why")
+        for i, a in enumerate(self.asks, 1):
+            row = [str(i), self._ask_words(a), self._chance(a.probability, verbose)]
+            if verbose:
+                row.append(f"{a.expected_cards:.2f}")
+            elif self.phase == 1 and self.give == "all":
+                row.append(f"{a.expected_cards:.1f}")
+            if books or verbose:
+                row.append(self._chance(a.p_book, verbose) if self.phase == 1 else "")
+            if verbose:
+                row.append(f"{a.score:.3f}")
+            if why:
+                row.append(a.reason if verbose else a.why)
+            t.add_row(*row, style="bold green" if a.probability >= 1 else None)
+        console.print(t)
+
+    def _render_tables(self, console: Console, record: Any, verbose: bool) -> None:
+        """The holdings table and the face-down books (``verbose``: expected counts too)."""
+        if not self.holdings:
             console.print()
             console.print("Cards held now: none (every hand and the stock are empty).")
-        elif show_table:
-            console.print()
-            t = Table(title="Expected cards of each rank held now (% chance of at least one)", title_justify="left")
-            t.add_column("rank")
-            cols = [s for s in self.holdings]
-            for s in cols:
-                t.add_column("you" if s == self.observer else str(s), justify="right")
-            for r in self.ranks:
-                if not any(r in self.holdings[s] for s in cols):
+            return
+        console.print()
+        title = ("Expected cards of each rank held now (% chance of at least one)" if verbose else
+                 "Who holds each rank")
+        t = Table(title=title, title_justify="left")
+        t.add_column("rank")
+        cols = list(self.holdings)
+        for s in cols:
+            t.add_column("you" if s == self.observer else str(s), justify="right")
+        for r in self.ranks:
+            if not any(r in self.holdings[s] for s in cols):
+                continue
+            t.add_row(r, *(self._cell(self.holdings[s].get(r), verbose) for s in cols))
+        console.print(t)
+        if not verbose:
+            console.print("(the chance of holding at least one card of the rank; in brackets how many, when "
+                          "certain; · none)")
+        hidden = [b for b in self.books if not b["known"]]
+        if hidden:
+            t = Table(title="Face-down books: most likely ranks", title_justify="left")
+            t.add_column("#", justify="right")
+            t.add_column("made by")
+            t.add_column("held by")
+            t.add_column("ranks")
+            for i, b in enumerate(self.books, 1):
+                if b["known"]:
                     continue
-                cells = []
-                for s in cols:
-                    d = self.holdings[s].get(r)
-                    if not d:
-                        cells.append("·")
-                        continue
-                    e = sum(c * p for c, p in d.items())
-                    some = 1.0 - d.get(0, 0.0)
-                    cells.append("·" if e == 0 else f"{e:.2f} ({100 * some:.0f}%)")
-                t.add_row(r, *cells)
+                top = sorted(b["ranks"].items(), key=lambda kv: -kv[1])[:4]
+                owner = b["owner"] if not isinstance(b["owner"], dict) else max(b["owner"], key=b["owner"].get)
+                t.add_row(str(i), str(b["maker"]), str(owner),
+                          "  ".join(f"{r}: {self._chance(p, verbose)}" for r, p in top))
             console.print(t)
-            hidden = [b for b in self.books if not b["known"]]
-            if hidden:
-                t = Table(title="Face-down books: most likely ranks", title_justify="left")
-                t.add_column("#", justify="right")
-                t.add_column("made by")
-                t.add_column("held by")
-                t.add_column("ranks")
-                for i, b in enumerate(self.books, 1):
-                    if b["known"]:
-                        continue
-                    top = sorted(b["ranks"].items(), key=lambda kv: -kv[1])[:4]
-                    owner = b["owner"] if not isinstance(b["owner"], dict) else max(b["owner"], key=b["owner"].get)
-                    t.add_row(str(i), str(b["maker"]), str(owner), "  ".join(f"{r}: {100 * p:.0f}%" for r, p in top))
-                console.print(t)
-            elif self.books and not (record is not None and record.options.get("books_face_up")):
-                console.print("Face-down books, every rank worked out from the events: " + ", ".join(
-                    f"#{i} {max(b['ranks'], key=b['ranks'].get)} (made by seat {b['maker']})"
-                    for i, b in enumerate(self.books, 1)))
+        elif self.books and not (record is not None and record.options.get("books_face_up")):
+            console.print("Face-down books, every rank worked out from the events: " + ", ".join(
+                f"#{i} {max(b['ranks'], key=b['ranks'].get)} (made by seat {b['maker']})"
+                for i, b in enumerate(self.books, 1)))
+
+    def _cell(self, d: dict[int, float] | None, verbose: bool) -> str:
+        """One cell of the holdings table: ``"·"`` for none; the chance of at least one, with
+        the count in brackets when it is certain (``"100% (3)"``); ``verbose``: the expected
+        count and that chance (``"0.72 (58%)"``)."""
+        if not d:
+            return "·"
+        e = sum(c * p for c, p in d.items())
+        some = 1.0 - d.get(0, 0.0)
+        if e == 0:
+            return "·"
+        if verbose:
+            return f"{e:.2f} ({100 * some:.0f}%)"
+        if len(d) == 1:
+            return f"{chance(1.0)} ({next(iter(d))})"
+        return self._chance(some)
+
+    def render_live(self, console: Console, options: int = 3) -> None:
+        """The live advisor's lines after every event (at most about six): the headline, then
+        on the player's turn its next best asks, else what is certain about the other hands."""
+        console.print(Text(self.headline(), style="bold"))
+        if self.final is not None:
+            return
+        if self.your_turn and self.draw_due is None:
+            for i, a in enumerate(self.asks[1:options], 2):
+                console.print(f"  {i}. ask {self._ask_words(a)}: {self._ask_reason(a)}")
+            return
+        known = self._known_text(limit=4)
+        if known:
+            console.print(f"  Known: {known}.")
+        books = "books " + ", ".join(f"{self._seat(s)} {b}" for s, b in enumerate(self.books_held) if b)
+        if self.phase == 2:
+            console.print(f"  Books: {books[6:]}.")
+        else:
+            console.print(f"  Stock {self.stock} cards; in hand " + ", ".join(
+                f"{self._seat(s)} {n}" for s, n in enumerate(self.sizes))
+                + (f"; {books}" if any(self.books_held) else "") + ".")
+
+    def _known_text(self, limit: int = 4) -> str:
+        """What is certain about the other players' hands, seat by seat: ``"seat 0 has J, Q,
+        A; seat 3 has three 2s, 4"`` (a rank alone: at least one; a number: exactly that many;
+        at most ``limit`` seats)."""
+        parts = []
+        for s, per in self.holdings.items():
+            if s in ("stock", self.observer):
+                continue
+            have = []
+            for r, d in per.items():
+                if d.get(0, 0.0) > 0:
+                    continue
+                n = next(iter(d)) if len(d) == 1 else 0
+                have.append(f"{_NUMBER.get(n, n)} {rank_plural(r)}" if n > 1 else r)
+            if have:
+                parts.append(f"seat {s} has {', '.join(have)}")
+        return "; ".join(parts[:limit])
+
+    def render_why(self, console: Console) -> None:
+        """The reasoning behind the advice, in words with the numbers: how the asks are
+        ranked, each of the best ones with its chances and its evidence, how the chances were
+        counted and how exact they are."""
+        console.print(Text(self.headline(), style="bold"))
+        if self.asks:
+            if self.phase == 1:
+                console.print("Asks are ranked by the chance of a hit, then the chance that the ask completes a "
+                              "book for you, then the cards it wins.")
+            else:
+                console.print("Book asks are ranked by the chance that the player asked holds that book.")
+            for a in self.asks[:5]:
+                extra = ""
+                if self.phase == 1:
+                    extra = f", completes a book {self._chance(a.p_book, True)}, cards won {a.expected_cards:.2f}"
+                console.print(f"- {self._ask_words(a)}: hit {self._chance(a.probability, True)}{extra}: {a.reason}.")
+        known = self._known_text(limit=8)
+        if known:
+            console.print(f"Certain: {known}.")
+        n = self.consistent_deals
+        if self.mode == "mcmc":
+            steps = (self.sampling or {}).get("steps")
+            se = "" if self.stderr is None else \
+                f": each chance could be off by about {100 * self.stderr:.1f} points (one standard error)"
+            console.print("The chances were estimated by sampling the unseen draws"
+                          + (f" ({steps} steps)" if steps else "") + se + ".")
+        elif self.exact:
+            console.print(f"The chances are exact: every deal of the cards that fits what you have seen counts the "
+                          f"same, and there are {big_number(n)} of them.")
+        else:
+            console.print(f"The chances are exact sums over every deal of the cards that fits what you have seen "
+                          f"({big_number(n)}), added in floating point: each is off by "
+                          f"{_tiny(self.error_bound)}.")
+        self._render_model(console)
+
+    def render_tables(self, console: Console) -> None:
+        """The belief tables alone (the advisor's ``table``), in the default words."""
+        self._render_tables(console, None, verbose=False)
+
+
+def _tiny(bound: float | None) -> str:
+    """A small error bound in words (no scientific notation)."""
+    if bound is None:
+        return "an unknown amount"
+    if bound < 1e-9:
+        return "less than one part in a billion"
+    if bound < 1e-6:
+        return "less than one part in a million"
+    return f"{100 * bound:.4f} points of percent"
 
 
 def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
@@ -275,9 +522,9 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                 else:
                     exp_cards = exp
                     p_book = d.get(S - have, 0.0)
-                reason = _reason(belief, t, r, p)
+                reason, why = _reason(belief, t, r, p)
                 score = p + 0.3 * p_book + 0.05 * exp_cards
-                asks.append(GoFishAskHint(t, r, p, exp_cards, p_book, reason, score))
+                asks.append(GoFishAskHint(t, r, p, exp_cards, p_book, reason, score, why))
     else:
         held_ranks = {r for b in books if b["owner"] == me and b["known"] for r in b["ranks"]}
         for r in belief.ranks:
@@ -294,8 +541,9 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                 if p <= 0:
                     continue
                 reason = (f"seat {t} holds the book of {r}" if p >= 0.9995 else
-                          f"{_pct(belief, p)} of consistent deals put the book of {r} with seat {t}")
-                asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p))
+                          f"{_pct(belief, p)} chance seat {t} holds the book of {r}")
+                why = "it holds it" if p >= 0.9995 else ""
+                asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p, why))
     asks.sort(key=lambda a: (-a.score, a.rank, a.target))
     if st.to_move() != me and not st.is_over():
         notes.append(turn_note(st.to_move()))
@@ -316,10 +564,14 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
         detail = st.result().detail
         final = {"books": list(detail["books"]), "winners": list(detail["winners"])}
     hand = sorted(own, key=lambda c: (belief.ranks.index(c[0]), c[1]))
+    due = st._settled().must_draw
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
                       belief.mode, belief.stderr, info, hand=hand, final=final, method=belief.method,
-                      error_bound=belief.error_bound, model=belief.model_used, model_asked=belief.model_name)
+                      error_bound=belief.error_bound, model=belief.model_used, model_asked=belief.model_name,
+                      draw_due=None if due is None else due["player"],
+                      draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
+                      books_held=st.books_per_seat(), give=belief.options["give"])
 
 
 def _hand_text(hand: list[str]) -> str:
@@ -353,22 +605,29 @@ def _final_text(final: dict[str, Any], me: int) -> str:
 
 
 def _pct(belief: GoFishBelief, p: float) -> str:
-    """``p`` as a percentage, marked as an estimate when the tracker sampled."""
-    return f"{'an estimated ' if belief.mode == 'mcmc' else ''}{100 * p:.0f}%"
+    """``p`` in percent (:func:`chance`), marked as an estimate when the tracker sampled."""
+    return f"{'an estimated ' if belief.mode == 'mcmc' else ''}{chance(p)}"
 
 
-def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> str:
-    """One line on why seat ``t`` may hold rank ``r``."""
+def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> tuple[str, str]:
+    """Why seat ``t`` may hold rank ``r``: ``(reason, why)``, the line of the JSON naming the
+    seat (``"seat 2 asked for 8s at event 30 and still holds one"``) and the same about the
+    seat as "it" for the advice's sentences (``""`` when it is only a chance)."""
     st = belief.state
     for ev in reversed(belief.events):
         if ev["type"] == "ask" and ev["asker"] == t and ev["rank"] == r:
             idx = belief.events.index(ev) + 1
             if p >= 0.9995:
-                return f"seat {t} asked for {r}s at event {idx} and still holds one"
-            return f"seat {t} asked for {r}s at event {idx}; {_pct(belief, p)} of consistent deals leave it one"
+                return (f"seat {t} asked for {r}s at event {idx} and still holds one",
+                        f"it asked for them at event {idx} and still holds one")
+            return (f"seat {t} asked for {r}s at event {idx}; {_pct(belief, p)} chance it still holds one",
+                    f"it asked for them at event {idx}")
         if ev["type"] == "ask" and ev["target"] == t and ev["rank"] == r and not ev["given"]:
             break
-    known = [c for c in st.public[t] if c[0] == r]
+    known = sorted(c for c in st.public[t] if c[0] == r)
     if known:
-        return f"everyone saw seat {t} receive {', '.join(sorted(known))}"
-    return f"{_pct(belief, p)} of consistent deals give seat {t} at least one {r}"
+        return (f"everyone saw seat {t} receive {', '.join(known)}", f"everyone saw it take {', '.join(known)}")
+    if p >= 0.9995:
+        return (f"seat {t} must hold a {r}: no other place is left for one",
+                "no other place is left for one")
+    return f"{_pct(belief, p)} chance seat {t} holds at least one {r}", ""

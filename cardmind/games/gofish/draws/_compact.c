@@ -910,7 +910,85 @@ static PyObject *py_expand_dedup(PyObject *self, PyObject *const *args, Py_ssize
     return out;
 }
 
+/*
+ * coefs(rows, src, mv, mv_off, mv_cls, mv_val, size, binom, out)
+ *     The planner's transition coefficients (compact.plan_compact): for transition t from
+ *     row src[t] (counts of taken draws per class, rows: (n, C)) by move mv[t] (mv_off:
+ *     (M + 1) offsets into mv_cls and mv_val), out[t] = the product, in the move's order,
+ *     of binom[size[c] - rows[src[t], c], v] over its (class c, count v) pairs (1.0 for a
+ *     move with none): the ways to pick the draws it takes from its classes.
+ */
+static PyObject *py_coefs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Buf b[9];
+    const char *names[9] = {"rows", "src", "mv", "mv_off", "mv_cls", "mv_val", "size", "binom", "out"};
+    int nd[9] = {2, 1, 1, 1, 1, 1, 1, 2, 1};
+    char kd[9] = {'i', 'i', 'i', 'i', 'i', 'i', 'i', 'f', 'f'};
+    int wr[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "coefs expects 9 arguments");
+        return NULL;
+    }
+    int got = 0;
+    for (; got < 9; got++)
+        if (get(args[got], &b[got], kd[got], nd[got], wr[got], names[got])) break;
+    if (got < 9) {
+        for (int i = 0; i < got; i++) release(&b[i]);
+        return NULL;
+    }
+    const int64_t *rows = b[0].b.buf, *src = b[1].b.buf, *mv = b[2].b.buf, *off = b[3].b.buf;
+    const int64_t *cls = b[4].b.buf, *val = b[5].b.buf, *size = b[6].b.buf;
+    const double *binom = b[7].b.buf;
+    double *out = b[8].b.buf;
+    Py_ssize_t n = b[0].b.shape[0], C = b[0].b.shape[1], T = len0(&b[1]), M = len0(&b[3]) - 1;
+    Py_ssize_t ncls = len0(&b[4]), BR = b[7].b.shape[0], BW = b[7].b.shape[1];
+    const char *err = NULL;
+    if (len0(&b[2]) != T || len0(&b[8]) != T) err = "src, mv and out must have the same length";
+    else if (M < 0) err = "mv_off must have M + 1 entries";
+    else if (len0(&b[5]) != ncls) err = "mv_cls and mv_val must have the same length";
+    else if (len0(&b[6]) != C) err = "size must have one entry per class";
+    if (!err) {
+        for (Py_ssize_t m = 0; m < M && !err; m++)
+            if (off[m] < 0 || off[m] > off[m + 1] || off[m + 1] > ncls) err = "mv_off is out of range";
+        for (Py_ssize_t i = 0; i < ncls && !err; i++)
+            if (cls[i] < 0 || cls[i] >= C || val[i] < 0 || val[i] >= BW) err = "a move's class or count is out of range";
+    }
+    if (err) {
+        PyErr_SetString(PyExc_ValueError, err);
+        for (int i = 0; i < 9; i++) release(&b[i]);
+        return NULL;
+    }
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t t = 0; t < T; t++) {
+        int64_t i = src[t], m = mv[t];
+        if (i < 0 || i >= n || m < 0 || m >= M) {
+            bad = 1;
+            break;
+        }
+        const int64_t *row = rows + i * C;
+        double c = 1.0;
+        for (int64_t a = off[m]; a < off[m + 1]; a++) {
+            int64_t left = size[cls[a]] - row[cls[a]];
+            if (left < 0 || left >= BR) {
+                bad = 1;
+                break;
+            }
+            c *= binom[left * BW + val[a]];
+        }
+        out[t] = c;
+    }
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 9; i++) release(&b[i]);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "a transition's row, move or remaining count is out of range");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"coefs", (PyCFunction)(void (*)(void))py_coefs, METH_FASTCALL, "the planner's transition coefficients"},
     {"expand_dedup", (PyCFunction)(void (*)(void))py_expand_dedup, METH_FASTCALL, "the planner's forward step, rows numbered"},
     {"sample", (PyCFunction)(void (*)(void))py_sample, METH_FASTCALL, "backward sampling of worlds"},
     {"boxes", (PyCFunction)(void (*)(void))py_boxes, METH_FASTCALL, "the planner's capacity boxes"},

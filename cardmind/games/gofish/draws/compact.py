@@ -612,6 +612,13 @@ def _order_costs(dom: np.ndarray, eff: list, nus: list, free: list, order: list 
     opened = np.take_along_axis(domQ & domP, order_idx, axis=1).reshape(-1)
     start = np.ones((nq, m), dtype=bool)
     start[:, 1:] = srt[:, 1:] != srt[:, :-1]
+    # each draw's class as one bit (the classes of a row numbered in sorted order): the classes
+    # a set of draws meets in a row are the bits of the OR of theirs (when they fit 64 bits)
+    cbit = None
+    if m <= 64 and hasattr(np, "bitwise_count"):
+        cid = np.cumsum(start, axis=1) - 1
+        cbit = np.empty((nq, m), dtype=np.uint64)
+        np.put_along_axis(cbit, order_idx, np.left_shift(np.uint64(1), cid.astype(np.uint64)), axis=1)
     starts = np.flatnonzero(start.reshape(-1))
     runlen = np.diff(np.concatenate([starts, [nq * m]]))
     run_open = np.maximum.reduceat(opened.astype(np.int64), starts)
@@ -631,7 +638,9 @@ def _order_costs(dom: np.ndarray, eff: list, nus: list, free: list, order: list 
         ncls = np.ones((nq, nseg), dtype=np.int64)
         for g in range(nseg):
             members = np.flatnonzero(eff[r] == g)
-            if len(members) > 1:
+            if len(members) > 1 and cbit is not None:
+                ncls[:, g] = np.bitwise_count(np.bitwise_or.reduce(cbit[:, members], axis=1))
+            elif len(members) > 1:
                 t = np.sort(sig[:, members], axis=1)
                 ncls[:, g] = 1 + (t[:, 1:] != t[:, :-1]).sum(axis=1)
         # (on the distinct rows of ncls only: they are few; told apart by a hash)
@@ -698,6 +707,31 @@ def _expand(rows: np.ndarray, P: np.ndarray, size: np.ndarray, mv_off: np.ndarra
         codes.append(code)
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64))
     return cat(srcs), cat(mvs), cat(codes)
+
+
+def _coefs(mats: np.ndarray, src: np.ndarray, mvi: np.ndarray, mv_off: np.ndarray, mv_cls: np.ndarray,
+           mv_val: np.ndarray, size: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """The coefficient of every transition (the C kernel ``coefs``, or numpy): the ways to
+    pick the draws its move takes from the classes of its source row, the product over the
+    move's (class, count) pairs in order of ``binom[size[c] - taken, count]``."""
+    if _compact is not None and settings.DP_FAST and hasattr(_compact, "coefs"):
+        out = np.empty(len(src))
+        _compact.coefs(np.ascontiguousarray(mats, dtype=np.int64), np.ascontiguousarray(src, dtype=np.int64),
+                       np.ascontiguousarray(mvi, dtype=np.int64), mv_off, mv_cls, mv_val,
+                       np.ascontiguousarray(size, dtype=np.int64), binom, out)
+        return out
+    coef = np.ones(len(src))
+    lens = np.diff(mv_off)
+    flat = mats.reshape(-1)
+    C = mats.shape[1]
+    tl_len = lens[mvi]
+    at = mv_off[mvi]
+    for q in range(int(lens.max(initial=0))):   # the pairs a move lacks would be factors 1
+        idx = np.flatnonzero(tl_len > q)
+        pq = at[idx] + q
+        c_q = mv_cls[pq]
+        coef[idx] *= binom[size[c_q] - flat[src[idx] * C + c_q], mv_val[pq]]
+    return coef
 
 
 def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells: int | None = None,
@@ -828,6 +862,7 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
     codes = [np.zeros(1, dtype=np.int64)]
     mats = [np.zeros((1, len(classes[0])), dtype=np.int64)]
     edges: list = []
+    csr: list = []   # per stage its moves as (offsets, classes, counts taken)
     total = 1
     ntr = 0
     for i in range(R):
@@ -840,6 +875,7 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
         mv_cls = np.array([c for x in mv for c in x[1]], dtype=np.int64)
         mv_val = np.array([v for x in mv for v in x[2]], dtype=np.int64)
         mv_code = np.array([sum(int(pm[c]) * v for c, v in zip(x[1], x[2])) for x in mv], dtype=np.int64)
+        csr.append((mv_off, mv_cls, mv_val))
         # the next stage's must-be-full and cannot-be-taken classes, checked on the code
         qs = np.flatnonzero(must[i + 1] | cannot[i + 1])
         checks = (mults[i + 1][qs], size[i + 1][qs] + 1, np.where(must[i + 1][qs], size[i + 1][qs], 0))
@@ -857,7 +893,7 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
             raise PlanTooLarge(f"more than {4 * max_transitions} transitions reached")
         codes.append(ucode)
         rad = size[i + 1] + 1
-        mats.append(((ucode[:, None] // mults[i + 1][None, :]) % rad[None, :]).astype(np.int64)
+        mats.append(((ucode[:, None] // mults[i + 1][None, :]) % rad[None, :]).astype(np.int64, copy=False)
                     if len(classes[i + 1]) else np.zeros((len(ucode), 0), dtype=np.int64))
         edges.append((src, mvi, inv))
         total += len(ucode)
@@ -935,23 +971,18 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
     for i in range(R):
         src, mvi, dst = edges[i]
         ok = live[i][src] & live[i + 1][dst]
-        if not ok.any():
-            continue
-        src, mvi, dst = src[ok], mvi[ok], dst[ok]
-        coef = np.ones(len(src))
+        if not ok.all():
+            if not ok.any():
+                continue
+            src, mvi, dst = src[ok], mvi[ok], dst[ok]
         mv = moves[i]
-        width = max(len(x[1]) for x in mv)
-        cl = np.zeros((len(mv), width), dtype=np.int64)
-        va = np.zeros((len(mv), width), dtype=np.int64)
-        for k, x in enumerate(mv):
-            cl[k, :len(x[1])] = x[1]
-            va[k, :len(x[2])] = x[2]
-        flat = mats[i].reshape(-1)
-        C = mats[i].shape[1]
-        for q in range(width):
-            c_q = cl[mvi, q]
-            coef *= binom[size[i][c_q] - flat[src * C + c_q], va[mvi, q]]
-        umv, inv = np.unique(mvi, return_inverse=True)
+        mv_off, mv_cls, mv_val = csr[i]
+        coef = _coefs(mats[i], src, mvi, mv_off, mv_cls, mv_val, size[i], binom)
+        # the moves used, in order, and each transition's index among them (np.unique's answer)
+        present = np.zeros(len(mv), dtype=bool)
+        present[mvi] = True
+        umv = np.flatnonzero(present)
+        inv = (np.cumsum(present) - 1)[mvi]
         base = len(slots)
         slots += [(i, mv[k][0], mv[k][1]) for k in umv.tolist()]
         sg, dg = gid[i][src], gid[i + 1][dst]
@@ -969,7 +1000,7 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
         raise PlanTooLarge(f"{ntr} transitions (at most {max_transitions})")
     if work > max_work:
         raise PlanTooLarge(f"{work} multiply-adds (at most {max_work})")
-    cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dtype=dt))
+    cat = (lambda xs, dt: np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dtype=dt))
     blk_off = np.concatenate([[0], np.cumsum(xn)[:-1]]).astype(np.int64)
     x_inc = np.concatenate(binc) if binc else np.zeros((0, nd), dtype=np.int64)
     x_w = np.concatenate([b.weights(float) for _, b in blocks]) if blocks else np.zeros(0)
@@ -1073,9 +1104,9 @@ def _boxes_c(codes: list, edges: list, mv_blk: list, blo: np.ndarray, bhi: np.nd
     nd = len(caps)
     sizes = [len(c) for c in codes]
     start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    src = np.concatenate([e[0] + start[i] for i, e in enumerate(edges)]).astype(np.int64)
-    dst = np.concatenate([e[2] + start[i + 1] for i, e in enumerate(edges)]).astype(np.int64)
-    blk = np.concatenate([mv_blk[i][e[1]] for i, e in enumerate(edges)]).astype(np.int64)
+    src = np.concatenate([e[0] + start[i] for i, e in enumerate(edges)]).astype(np.int64, copy=False)
+    dst = np.concatenate([e[2] + start[i + 1] for i, e in enumerate(edges)]).astype(np.int64, copy=False)
+    blk = np.concatenate([mv_blk[i][e[1]] for i, e in enumerate(edges)]).astype(np.int64, copy=False)
     lv = np.concatenate(live).astype(np.int64)
     lo = np.zeros((len(lv), nd), dtype=np.int64)
     hi = np.zeros((len(lv), nd), dtype=np.int64)
@@ -1154,8 +1185,29 @@ class CompactSum:
         args = (p.row_off, p.row_lo, p.row_dim, p.tr_src, p.tr_dst, p.tr_coef, p.tr_blk, p.blk_off, p.blk_n,
                 p.x_inc, p.x_w)
         if self.fast:
-            _compact.forward(F, *args)
-            _compact.backward(T, *args)
+            if 0 < settings.COMPACT_THREAD_CELLS <= p.cells:
+                # the passes touch different tables: the backward pass in a second thread
+                import threading  # noqa: PLC0415
+
+                failed: list = []
+
+                def backward() -> None:
+                    try:
+                        _compact.backward(T, *args)
+                    except BaseException as exc:  # pragma: no cover - raised again below
+                        failed.append(exc)
+
+                side = threading.Thread(target=backward)
+                side.start()
+                try:
+                    _compact.forward(F, *args)
+                finally:
+                    side.join()
+                if failed:   # pragma: no cover - the kernels check their arguments alike
+                    raise failed[0]
+            else:
+                _compact.forward(F, *args)
+                _compact.backward(T, *args)
         else:
             self._pass(F, 0)
             self._pass(T, 1)

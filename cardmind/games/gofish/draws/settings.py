@@ -88,3 +88,7 @@ COMPACT_INT_TOTAL = 1e8
 #: draw engine's order is estimated at more than this many row-moves (the search costs
 #: about 0.1-0.3 s on a full deck)
 COMPACT_ORDER_SEARCH = 3e5
+#: the compact sum runs its forward and backward passes (independent, in C without the GIL)
+#: in two threads when its plan has at least this many box cells (smaller sums: one thread;
+#: the numbers are the same either way); 0 turns the second thread off
+COMPACT_THREAD_CELLS = 50_000
