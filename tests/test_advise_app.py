@@ -187,3 +187,34 @@ def test_a_closed_terminal_loses_nothing(env, tmp_path):
     r = run(env, "advise", "--resume", str(rec), stdin="2 guesses 6S wrong\n")
     assert r.returncode == 0 and "Continuing a game of Secret (a toy plugin) as seat 1; 2 events so far." in r.stdout
     assert [e["card"] for e in events_of(rec)] == ["3S", "5S", "6S"]
+
+
+@pytest.fixture
+def secret_game(monkeypatch):
+    """The toy game registered in this process (taken out again afterwards)."""
+    from cardmind import core
+
+    from .plugin_env import PLUGINS
+
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    import cardmind_toy
+
+    monkeypatch.setitem(core._REGISTRY, "secret", cardmind_toy.GAME)
+    return cardmind_toy.GAME
+
+
+def test_a_contradiction_found_only_by_the_advice_takes_the_line_back(secret_game, tmp_path, monkeypatch):
+    """Some trackers find that no deal fits only while answering (Go Fish with three or more
+    players, past its cheap checks): the advisor then takes the line back, file included."""
+    from cardmind.advise.live import LiveGame
+    from cardmind.shorthand import ShorthandError
+
+    path = tmp_path / "g.jsonl"
+    live = LiveGame.new(secret_game, {"players": 3}, 1, "2S 4S", path)
+    live.enter("0 asks 2 3S yes", advise=True)
+    before = path.read_text()
+    monkeypatch.setattr(LiveGame, "_check_consistent", lambda self: None)   # the cheap check sees nothing
+    with pytest.raises(ShorthandError, match="'1 asks 0 3S yes' cannot have happened: no deal of the cards fits"):
+        live.enter("1 asks 0 3S yes", advise=True)
+    assert path.read_text() == before and len(live.events) == 1
+    assert live.advice().card != "3S"   # the advice is that of the position before the line

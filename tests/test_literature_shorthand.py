@@ -394,3 +394,13 @@ def test_set_names_may_be_shortened():
         assert ev["set"] == "low-clubs" and ev["assignment"] == {c: 2 for c in set_cards("low-clubs")}
     with pytest.raises(ShorthandError, match="'low-dmnds' is not a set: the sets are low-clubs, high-clubs"):
         SH.parse("2 claims low-dmnds 2 2 2 2 2 2", st)
+
+
+def test_an_ask_of_you_needs_no_answer(tmp_path):
+    """You were asked: whether you handed the card over follows from your hand."""
+    from cardmind.advise.live import LiveGame
+
+    live = LiveGame.new("literature", {"players": 6}, 1, "JC 2D 2H TH 4S 6S 9S JS 8C", tmp_path / "g.jsonl")
+    assert live.enter("0 asks 1 JC") == [{"type": "ask", "asker": 0, "target": 1, "card": "JC", "success": True}]
+    assert live.enter("0 asks 1 QC") == [{"type": "ask", "asker": 0, "target": 1, "card": "QC", "success": False}]
+    assert live.prompt().startswith("your turn")

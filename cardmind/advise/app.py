@@ -68,8 +68,9 @@ class AdviseApp:
         """The first lines: the game, the seat, where the record goes."""
         g = self.live.game
         what = "Continuing" if resumed else "Following"
+        n = len(self.live.events)
         self.console.print(Text(f"{what} a game of {g.title} as seat {self.live.seat}; "
-                                f"{len(self.live.events)} events so far.", style="bold"))
+                                f"{n} event{'' if n == 1 else 's'} so far.", style="bold"))
         self.console.print(f"Every event is saved to {self.live.path} as you type it. "
                            f"Type one event per line; 'help' lists the forms, 'quit' stops.")
 
@@ -186,7 +187,7 @@ class AdviseApp:
                     break
                 continue
             try:
-                events = self.live.enter(text)
+                events = self.live.enter(text, advise=True)
             except ShorthandError as exc:
                 self.console.print(Text(f"✗ {_sentence(exc.message)} Nothing was recorded.", style="red"))
                 continue

@@ -258,9 +258,15 @@ class LiveGame:
                 raise ShorthandError(f"{part!r}: the rules then give an illegal event: {exc.message}") from None
         return out
 
-    def enter(self, line: str) -> list[Event]:
+    def enter(self, line: str, advise: bool = False) -> list[Event]:
         """Add what ``line`` says (see :meth:`preview`): check it against the rules and the
         belief tracker, append it to the record file, and return its events.
+
+        Args:
+            line: the typed line.
+            advise: also compute the advice of the new position (:meth:`advice`) before
+                returning; a tracker that finds only then that no deal fits the line (a
+                check it makes only while answering) takes the line back, file included.
 
         Raises:
             ShorthandError: the line is refused (nothing changes): the notation, a rule, or no
@@ -283,6 +289,13 @@ class LiveGame:
         self.events.extend(events)
         self.entries.append(len(events))
         self._advice = None
+        if advise:
+            try:
+                self.advice()
+            except Contradiction as exc:
+                self.undo()
+                raise ShorthandError(f"{line.strip()!r} cannot have happened: no deal of the cards fits it with "
+                                     f"what came before ({exc.message})") from None
         return events
 
     def undo(self) -> list[Event]:

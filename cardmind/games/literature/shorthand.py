@@ -52,6 +52,7 @@ FORMS: tuple[Form, ...] = (
     Form("S asks T CARD yes", "seat S asked seat T for CARD and was handed it, so S asks again (y for short)",
          "5 asks 2 AD yes"),
     Form("S asks T CARD no", "seat T did not have CARD: the turn passes to seat T (n for short)", "0 asks 3 JS no"),
+    Form("S asks T CARD", "you are seat T: your hand says whether you handed it over", "0 asks 1 JC"),
     Form("S claims SET CARD:S CARD:S CARD:S CARD:S CARD:S CARD:S",
          "seat S claimed SET, naming for each of its six cards the teammate who holds it; the claim was right",
          "4 claims low-clubs 2C:4 3C:0 4C:4 5C:4 6C:0 7C:4"),
@@ -114,6 +115,11 @@ class LiteratureShorthand(Shorthand):
         return [self._parse_pass(seat, words[2:], state)]
 
     def _parse_ask(self, asker: int, rest: list[str], state: LiteratureState) -> Event:
+        if len(rest) == 2 and state.observer is not None and rest[0] == str(state.observer):
+            # you were asked: your hand says whether you handed the card over
+            card = cards_of([rest[1]], "the ask")[0]
+            held = state.hands[state.observer]
+            rest = rest + ["yes" if held is not None and card in held else "no"]
         if len(rest) != 3 or rest[2] not in _YES | _NO:
             raise ShorthandError(f"an ask is 'S asks T CARD yes' or '... no' (was the card handed over?), "
                                  f"for example '{_ASK_EXAMPLE}'")
