@@ -21,6 +21,8 @@ from cardmind.hints import hint_for
 from cardmind.records import Record, read_record, replay, write_record
 from cardmind.shorthand import ShorthandError
 
+from .doc_tables import notation_table
+
 GAME = get_game("carioca")
 SH = GAME.shorthand()
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,14 +253,7 @@ def test_cases_and_spellings():
 
 # ---------------------------------------------------------------------------- the docs table
 def _doc_forms() -> list[tuple[str, str, str]]:
-    text = (ROOT / "docs" / "carioca.md").read_text()
-    part = text.split("## Typing a game live (`cardmind advise`)", 1)[1].split("\n## ", 1)[0]
-    rows = []
-    for line in part.splitlines():
-        m = re.fullmatch(r"\| `(.+?)` \| (.+?) \| `(.+?)` \|", line.strip())
-        if m:
-            rows.append(m.groups())
-    return rows
+    return notation_table("carioca.md")
 
 
 def test_the_doc_table_is_the_notation():

@@ -33,6 +33,8 @@ from cardmind.hints import hint_for
 from cardmind.records import Record, read_record
 from cardmind.shorthand import ShorthandError
 
+from .doc_tables import notation_table
+
 ROOT = Path(__file__).resolve().parent.parent
 GAME = get_game("gofish")
 SH = GAME.shorthand()
@@ -99,15 +101,7 @@ def _crafted(observer: int) -> tuple[dict, dict, list]:
 
 # ---------------------------------------------------------------------------------- the forms
 def _doc_forms() -> list[tuple[str, str, str]]:
-    text = (ROOT / "docs" / "gofish.md").read_text()
-    sec = text[text.index("## Typing a game live"):]
-    sec = sec[:sec.index("\n## ", 4)]
-    rows = []
-    for line in sec.splitlines():
-        m = re.fullmatch(r"\| `(.+?)` \| (.+) \| `(.+)` \|", line.replace("\\|", "\x00"))
-        if m:
-            rows.append(tuple(x.replace("\x00", "|") for x in m.groups()))
-    return rows
+    return notation_table("gofish.md")
 
 
 def _positions():

@@ -20,6 +20,8 @@ from cardmind.records import Record, read_record, replay
 from cardmind.shorthand import ShorthandError
 from tests.hf_helpers import GAME, header_with
 
+from .doc_tables import notation_table
+
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = ROOT / "examples" / "handfoot-4p-short-complete.jsonl"
 LONG = ROOT / "examples" / "handfoot-4p-complete.jsonl"
@@ -271,14 +273,7 @@ def test_old_and_new_hand_end_records(tmp_path):
 
 # ---------------------------------------------------------------------------- the doc's table
 def _doc_table() -> list[tuple[str, str, str]]:
-    text = (ROOT / "docs" / "handfoot.md").read_text()
-    section = text.split("## Typing a game live (`cardmind advise`)", 1)[1].split("\n## ", 1)[0]
-    rows = []
-    for line in section.splitlines():
-        m = re.fullmatch(r"\| `([^`]+)` \| (.+) \| `([^`]+)` \|", line.strip())
-        if m:
-            rows.append((m.group(1), m.group(2), m.group(3)))
-    return rows
+    return notation_table("handfoot.md")
 
 
 def test_the_docs_table_lists_exactly_the_forms():

@@ -19,6 +19,7 @@ from cardmind.games.literature.shorthand import FORMS
 from cardmind.records import read_record
 from cardmind.shorthand import ShorthandError
 
+from .doc_tables import notation_table
 from .lit_helpers import OPTION_COMBOS, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -335,14 +336,7 @@ def test_prompt_says_whose_turn_and_words_complete_the_notation():
 
 # ----------------------------------------------------------------------------- the doc's table
 def _doc_table() -> list[tuple[str, str, str]]:
-    text = (ROOT / "docs" / "literature.md").read_text(encoding="utf-8")
-    section = text.split("## Typing a game live (`cardmind advise`)", 1)[1].split("\n## ", 1)[0]
-    rows = []
-    for line in section.splitlines():
-        if line.startswith("|") and not line.startswith("| form") and not set(line) <= set("|- "):
-            cells = [c.strip().strip("`") for c in line.strip().strip("|").split(" | ")]
-            rows.append(tuple(cells))
-    return rows
+    return notation_table("literature.md")
 
 
 def test_the_doc_table_is_the_notation_and_every_example_parses():

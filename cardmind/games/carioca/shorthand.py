@@ -348,7 +348,7 @@ class CariocaShorthand(Shorthand):
             raise ShorthandError(f"hand {state.hand_no} is not over ({self.prompt(state)})")
         while words and words[0] in ("end", "hand", "ends", "over", "scores", ":"):
             words = words[1:]
-        n, me = state.players, state.observer
+        n = state.players
         out = next((s for s in range(n) if state.sizes[s] == 0), None)
         given: dict[int, list[str] | int] = {}
         segments: list[list[str]] = [[]]
