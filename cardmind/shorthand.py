@@ -197,8 +197,8 @@ def cards_of(text: str | Iterable[str], what: str = "the cards") -> list[str]:
         try:
             out.append(parse_card(w))
         except CardError:
-            raise ShorthandError(f"{w!r} in {what} is not a card (cards are written like 9H, TS or 10S, RJ)") \
-                from None
+            raise ShorthandError(f"{w.upper()!r} in {what} is not a card (cards are written like 9H, TS or 10S, "
+                                 f"RJ)") from None
     return out
 
 

@@ -33,7 +33,8 @@ class Answer:
 
     Attributes:
         text: the output (escape sequences removed).
-        events: the event count the next prompt shows, or ``None`` when the program ended.
+        events: the events so far (the next prompt shows the number of the next event, one
+            more), or ``None`` when the program ended.
         prompt: the next prompt's words (what the rules expect next), or ``None``.
     """
 
@@ -75,7 +76,7 @@ class Terminal:
             return Answer(text, None, None)
         self.child.expect(r"\[\d+\] [^\n>]*?>")
         m = _PROMPT.search(plain(self.child.after))
-        return Answer(text, int(m.group(1)), m.group(2).strip())
+        return Answer(text, int(m.group(1)) - 1, m.group(2).strip())
 
     def type(self, line: str) -> Answer:
         """Type ``line`` and Enter; the answer up to the next prompt."""

@@ -130,7 +130,7 @@ def test_piped_input_gives_the_same_record(env, tmp_path):
     r = run(env, "advise", *START, "--record", str(rec),
             stdin="0 asks 1 3S no; 1 asks 2 3S yes\nundo\n0 asks 1 3S no\n1 asks 2 3S no\n")
     assert r.returncode == 0, r.stderr
-    assert "[0] seat 0's turn: ask or guess > 0 asks 1 3S no; 1 asks 2 3S yes" in r.stdout
+    assert "[1] seat 0's turn: ask or guess > 0 asks 1 3S no; 1 asks 2 3S yes" in r.stdout
     assert "Undone: 2 × ask." in r.stdout   # one entry: both events of the line
     assert r.stdout.count(ADVICE_MARK) == 5   # the start, three entries, the undo
     assert events_of(rec) == [{"type": "ask", "asker": 0, "target": 1, "card": "3S", "has": False},
@@ -142,7 +142,7 @@ def test_piped_input_gives_the_same_record(env, tmp_path):
     (["--seat", "1", "--hand", "2S"], "name the game"),
     (["nosuchgame", "--seat", "1", "--hand", "2S"], "unknown game 'nosuchgame'"),
     (["secret", "--seat", "7", "--hand", "2S 4S"], "--seat 7 is not a seat"),
-    (["secret", "--seat", "1", "--hand", "2S XX"], "'xx' in your hand is not a card"),
+    (["secret", "--seat", "1", "--hand", "2S XX"], "'XX' in your hand is not a card"),
     (["secret", "--seat", "1", "--hand", "2S 4S", "--options", "{players: 3}"], "--options is not JSON"),
     (["secret", "--seat", "1", "--hand", "2S 4S", "--options", '{"players": 9}'], "option 'players'"),
     (["secret", "--seat", "1", "--hand", "2S 4S 5S"], "the hand: seat 1 must be dealt 2 different cards"),
@@ -218,3 +218,28 @@ def test_a_contradiction_found_only_by_the_advice_takes_the_line_back(secret_gam
         live.enter("1 asks 0 3S yes", advise=True)
     assert path.read_text() == before and len(live.events) == 1
     assert live.advice().card != "3S"   # the advice is that of the position before the line
+
+
+def test_resume_sets_aside_a_last_line_cut_off(env, tmp_path):
+    """The machine stopped while a line was being written: --resume keeps the game before it,
+    sets the fragment aside (FILE.cut) and says so; another bad line is named with a way out."""
+    rec = tmp_path / "g.jsonl"
+    r = run(env, "advise", *START, "--record", str(rec), stdin="0 asks 1 3S no\n1 asks 2 5S yes\n")
+    assert r.returncode == 0, r.stderr
+    whole = rec.read_text()
+    rec.write_text(whole[:-20])   # the last event cut in the middle, no newline
+    r = run(env, "advise", "--resume", str(rec), stdin="")
+    assert r.returncode == 0, r.stderr
+    assert "Continuing a game of Secret (a toy plugin) as seat 1; 1 event so far." in r.stdout
+    assert f"Note: the last line of {rec} was cut off" in " ".join(r.stdout.split())
+    assert (tmp_path / "g.jsonl.cut").read_text() == whole.splitlines()[-1][:-19] + "\n"
+    assert len(events_of(rec)) == 1
+    rec.write_text(rec.read_text() + '{"type": "ask", "asker": 9}\n')
+    r = run(env, "advise", "--resume", str(rec), stdin="")
+    assert r.returncode == 2 and f"{rec}:3:" in r.stderr
+    assert "the lines before it are a valid game: fix or delete this line" in r.stderr
+
+
+def test_a_record_in_a_missing_folder_is_a_clear_error(env, tmp_path):
+    r = run(env, "advise", *START, "--record", str(tmp_path / "no" / "g.jsonl"))
+    assert r.returncode == 2 and f"the folder {tmp_path / 'no'} does not exist (nothing was written)" in r.stderr

@@ -73,12 +73,16 @@ class AdviseApp:
                                 f"{n} event{'' if n == 1 else 's'} so far.", style="bold"))
         self.console.print(f"Every event is saved to {self.live.path} as you type it. "
                            f"Type one event per line; 'help' lists the forms, 'quit' stops.")
+        for note in self.live.notes:
+            self.console.print(Text(f"Note: {note}", style="yellow"))
 
     def show_advice(self) -> None:
         """The advice of the position, in a few lines (the game's ``render_live``)."""
         try:
             advice = self.live.advice()
-            buf = Console(record=True, width=self.console.width, file=open(os.devnull, "w"),  # noqa: SIM115
+            advice.more = "'why'"
+            # two columns less than the screen: the lines are printed indented by two
+            buf = Console(record=True, width=max(40, self.console.width - 2), file=open(os.devnull, "w"),  # noqa: SIM115
                           highlight=False, soft_wrap=False)
             advice.render_live(buf, options=self.live_options)
             text = buf.export_text(styles=False).rstrip("\n")
@@ -113,8 +117,9 @@ class AdviseApp:
         self.console.print(t)
 
     def prompt_text(self) -> str:
-        """``[N] what the rules expect next > `` (N: the events so far)."""
-        return f"[{len(self.live.events)}] {self.live.prompt()} > "
+        """``[N] what the rules expect next > ``: ``N`` is the number of the next event (the
+        events are numbered from 1, as the advice's reasons number them: "at event 12")."""
+        return f"[{len(self.live.events) + 1}] {self.live.prompt()} > "
 
     # ------------------------------------------------------------------ commands
     def command(self, word: str, rest: str) -> bool:
@@ -142,7 +147,9 @@ class AdviseApp:
 
     def _render(self, how: Callable[[Any, Console], None]) -> None:
         try:
-            how(self.live.advice(), self.console)
+            advice = self.live.advice()
+            advice.more = "'why'"
+            how(advice, self.console)
         except CardmindError as exc:
             self.console.print(Text(f"No advice here: {exc}", style="yellow"))
 
@@ -209,7 +216,7 @@ class AdviseApp:
 def _sentence(text: str) -> str:
     """``text`` ending with a full stop (unless it ends with other punctuation)."""
     text = text.rstrip()
-    return text if text.endswith((".", "!", "?", ")")) else text + "."
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _describe(events: Iterable[dict]) -> str:
@@ -313,6 +320,9 @@ def run_advise(args, settings_for: Callable[[Any], dict] | None = None) -> int:
         if args.seat is None or args.hand is None:
             raise CardmindError(f"say your seat and your cards: cardmind advise {args.game} --seat N --hand CARDS")
         path = args.record or _default_path(args.game)
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise CardmindError(f"--record {path}: the folder {folder} does not exist (nothing was written)")
         if os.path.exists(path):
             raise CardmindError(f"{path} exists: continue that game with --resume {path}, or choose another --record "
                                 f"file (nothing was written)")

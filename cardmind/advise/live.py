@@ -47,6 +47,34 @@ def shorthand_of(game: Game) -> Shorthand:
     return sh
 
 
+def _cut_last_line(path: str) -> str | None:
+    """When the last line of the file at ``path`` was cut off while being written (no newline
+    at its end and not valid JSON), move it to ``path + ".cut"`` and take it off the file;
+    return that file's name, else ``None`` (nothing changes)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None   # read_record says why
+    if not data or data.endswith(b"\n"):
+        return None
+    start = data.rfind(b"\n") + 1
+    if start == 0:
+        return None   # a header cut off: nothing to continue
+    last = data[start:]
+    try:
+        json.loads(last.decode("utf-8"))
+        return None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        pass
+    cut = path + ".cut"
+    with open(cut, "wb") as fh:
+        fh.write(last + b"\n")
+    with open(path, "r+b") as fh:
+        fh.truncate(start)
+    return cut
+
+
 class LiveGame:
     """One seat's view of a game being played, written to a record file as it goes.
 
@@ -105,6 +133,8 @@ class LiveGame:
                 entries = [1] * len(self.events)
         self.entries: list[int] = list(entries)
         self._advice = None
+        #: remarks for the player about how the game was opened (a cut last line left out)
+        self.notes: list[str] = []
         self._write_all()
 
     # ------------------------------------------------------------------ construction
@@ -163,13 +193,27 @@ class LiveGame:
             RecordError: the file cannot be read, is not a player's record, or its events break a
                 rule or leave no consistent deal (``file:line: reason``).
         """
-        rec = read_record(path)
+        notes: list[str] = []
+        cut = _cut_last_line(os.fspath(path))
+        if cut is not None:
+            notes.append(f"the last line of {os.fspath(path)} was cut off (the program stopped while writing it); "
+                         f"it is left out and kept in {cut}: type that event again")
+        try:
+            rec = read_record(path)
+        except RecordError as exc:
+            if exc.line is None or exc.line < 2:
+                raise
+            raise RecordError(exc.path, exc.line, f"{exc.reason}; the lines before it are a valid game: fix or "
+                                                  f"delete this line (and those after it), then --resume again",
+                              exc.rule) from None
         if rec.observer is None:
             raise RecordError(rec.path, 1, "this is a complete record (every hand): --resume continues a player's "
                                            "record (a header with 'observer' and 'hand')")
         if callable(tracker_settings):
             tracker_settings = tracker_settings(rec.game)
-        return cls(rec.game, rec.header, path, rec.events, tracker_settings)
+        live = cls(rec.game, rec.header, path, rec.events, tracker_settings)
+        live.notes = notes
+        return live
 
     def _new_state(self) -> State:
         return self.game.new_state(self.options, self.header)

@@ -69,12 +69,34 @@ def big_number(n: int) -> str:
     return "more than a trillion"
 
 
+#: a chance below this is not worth a player's attention: "watch seat 2" (or "likely") only
+#: from this chance up; below it the advice says "under 5%" or says nothing (every game)
+WATCH = 0.05
+
+
+def article(text: str) -> str:
+    """``"a"`` or ``"an"`` for the spoken ``text`` (``"an 8%"``, ``"an 11%"``, ``"an 18%"``,
+    ``"an ace"``, ``"a 9%"``)."""
+    t = text.lstrip().lower()
+    m = t.rstrip("%").split(" ")[0]
+    if m.isdigit():
+        n = int(m)
+        return "an" if m.startswith("8") or n in (11, 18) or 1100 <= n < 1200 or 1800 <= n < 1900 else "a"
+    return "an" if t[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
 class Advice:
     """Base class of every game's advice object (what ``Game.hint_engine()`` returns).
 
     A game overrides :meth:`to_json`, :meth:`headline` and :meth:`render`; :meth:`render_live`
     and :meth:`render_why` have defaults built on those two.
+
+    Attributes:
+        more: how the reader asks for every number, named where the text leaves some out
+            (``"--verbose"`` for ``cardmind hint``; the live advisor sets ``"why"``).
     """
+
+    more: str = "--verbose"
 
     def to_json(self) -> dict[str, Any]:
         """The advice as one JSON object, every number kept (``docs/hints.md``)."""
@@ -109,4 +131,4 @@ class Advice:
         self.render(console, None, show_table=True, tables_only=True)
 
 
-__all__ = ["Advice", "big_number", "chance", "count", "points"]
+__all__ = ["WATCH", "Advice", "article", "big_number", "chance", "count", "points"]
