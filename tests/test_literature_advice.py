@@ -155,6 +155,28 @@ def test_default_text_is_plain_and_verbose_keeps_the_numbers():
                 assert a.reason in verbose and f"{100 * a.probability:.1f}%" in verbose
 
 
+def test_text_points_to_advice_more_never_to_a_flag():
+    """The default text names ``Advice.more`` for every number (the live advisor's 'why'), never
+    ``--json`` nor another flag; the verbose text lists every claim (nothing left to ``--json``);
+    counts of sets follow the plural rules."""
+    rec = read_record(SHORT)
+    pointed = 0
+    for seat in (0, 1):
+        for i, h in advice_along(rec, seat, every=3):
+            h.more = "'why'"
+            text = text_of(h.render, None, show_table=False)
+            assert "--" not in text, (seat, i, text)
+            assert not re.search(r"\b1 more sets\b", text), (seat, i)
+            if "lists them" in text or "lists it" in text:
+                assert re.search(r"'why' lists (them|it)\)", text), (seat, i)
+                pointed += 1
+            verbose = text_of(h.render, None, show_table=False, verbose=True)
+            assert "--json" not in verbose and "more set" not in verbose, (seat, i)
+            for c in h.claims:
+                assert f"\n│ {c.set} " in verbose, (seat, i, c.set)
+    assert pointed >= 5
+
+
 def test_live_lines_are_few_and_never_empty_and_why_has_the_numbers():
     rec = read_record(SHORT)
     for seat in range(6):
@@ -167,4 +189,40 @@ def test_live_lines_are_few_and_never_empty_and_why_has_the_numbers():
     h = dict(advice_along(rec, 5))[37]
     why = text_of(h.render_why)
     assert why.splitlines()[0] == h.headline()
-    assert f"{h.consistent_deals:,} deals" in why and "2p - 1 = +0.24 sets" in why and "+0.24 against 0.27, so ask" in why
+    assert "counted over more than a trillion deals" in why and f"Consistent deals: {h.consistent_deals:,}" in why
+    flat = " ".join(why.split())
+    assert "low-diamonds, right 62.1% of the time: on average it gains 0.24 sets" in flat
+    assert ("claiming low-diamonds now gains 0.24 sets, and asking seat 2 for the 2C hits 26.9% of the time, "
+            "so ask") in flat
+    _why_in_words(why)
+
+
+def _why_in_words(why: str) -> None:
+    """The reasons of 'why' (before the verbose advice) say chances in percent and sets in
+    words: no formula, no bare decimal compared with a chance, no count written as a float."""
+    reasons = why.split("\n\n")[0]
+    assert "2p" not in reasons and not re.search(r"against -?\d\.\d", reasons), reasons
+    assert not re.search(r"(?<![\d.])\d+\.0 (assignments|ways)", reasons), reasons
+    assert not re.search(r"[-+]\d\.\d\d sets", reasons), reasons
+
+
+def test_why_in_words_under_a_player_model_with_eight_players():
+    """The stranger's case (8 players, claim_any_time, the people model): the likeliest claim
+    loses a set on average, said in words; the equally likely ways are a whole number."""
+    from cardmind.games.literature.belief import LiteratureBelief
+
+    low_clubs = "2C 3C 4C 5C 6C 7C".split()
+    for model in ("uniform", "people"):
+        tracker = LiteratureBelief({"players": 8, "claim_any_time": True}, 3, low_clubs + ["9S"], model=model)
+        tracker.observe({"type": "ask", "asker": 0, "target": 1, "card": "9S", "success": False})
+        tracker.observe({"type": "claim", "claimer": 3, "set": "low-clubs", "assignment": dict.fromkeys(low_clubs, 3),
+                         "actual": dict.fromkeys(low_clubs, 3), "correct": True})
+        h = hint_for(tracker)
+        assert all(isinstance(c.ties, int) for c in h.claims), model
+        assert h.claims[0].ties == 210   # the same under both: the one ask does not tell seats 1, 5 and 7 apart
+        why = " ".join(text_of(h.render_why).split())
+        _why_in_words(text_of(h.render_why))
+        assert f"right <0.1% of the time: on average it loses 1 set (your team holds all six" in why, model
+        assert "210 ways of saying who holds which card are equally likely" in why, model
+        assert "now loses 1 set, and asking seat 0 for the AS hits" in why and ", so ask" in why, model
+

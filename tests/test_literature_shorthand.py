@@ -263,7 +263,7 @@ def test_refused_lines_say_one_sentence_and_change_nothing(tmp_path):
         f"1 asks {opp} {missing} maybe": "an ask is 'S asks T CARD yes'",
         f"9 asks {opp} {missing} yes": "expected the seat who acts first on the line (a seat number 0-5), not '9'",
         f"1 asks 7 {missing} yes": "expected the seat asked (a seat number 0-5)",
-        f"1 asks {opp} 1X yes": "'1x' in the ask is not a card",
+        f"1 asks {opp} 1X yes": "'1X' in the ask is not a card",
         f"1 asks {opp} {set_cards(other)[0]} yes": "without holding another card of",      # a set it does not hold
         f"1 asks {opp} {mine[0]} no": "which it holds",                                   # its own card
         f"1 asks 3 {missing} no": "asked its teammate seat 3",
@@ -291,6 +291,39 @@ def test_refused_lines_say_one_sentence_and_change_nothing(tmp_path):
     with pytest.raises(ShorthandError):
         live.enter(f"1 asks {opp} {missing} no; 1 asks {opp} {missing} no")
     assert live.events == before[0]
+
+
+def test_the_example_of_a_wrong_claim_is_of_the_set_claimed(tmp_path):
+    """Every refused claim that shows how to write 'wrong CARD:S' shows a card of the set the
+    line claims (a high-hearts claim is not told 'wrong 5S:3'), at a seat the claim did not name."""
+    live = _live_at(tmp_path, SHORT, 1, lambda st: st.turn == 1 and st.num_events > 0)
+    st = live.state
+    hand = st.hands[1]
+    seen = 0
+    for own_set in st.unclaimed_sets():
+        cards = set_cards(own_set)
+        if not set(cards) & hand or not all(st.holder.get(c) in (None, 1, 3, 5) for c in cards):
+            continue
+        held = next(c for c in cards if c in hand)
+        place = {c: 1 if c in hand else st.holder.get(c) or 3 for c in cards}
+        ok = " ".join(str(place[c]) for c in cards)
+        lines = [f"1 claims {own_set} {ok} wrong",                                   # wrong, but none said
+                 f"1 claims {own_set} {ok} wrong {held}:1",                          # a card at its claimed seat
+                 f"1 claims {own_set} {ok} wrong {held}:0 wrong {held}:2",           # 'wrong' twice
+                 f"1 claims {own_set} " + " ".join("3" if c == held else str(place[c]) for c in cards)]
+        for line in lines:
+            with pytest.raises(ShorthandError) as err:
+                live.enter(line)
+            examples = re.findall(r"wrong ([0-9TJQKA][CDHS]|RJ|BJ):(\d)", err.value.message)
+            assert examples, (line, err.value.message)
+            for card, seat in examples:
+                assert card in cards, (line, err.value.message)
+                claimed = dict(zip(cards, ok.split()))
+                assert seat != claimed[card] or card == held, (line, err.value.message)
+            if line.endswith(" ".join("3" if c == held else str(place[c]) for c in cards)):
+                assert all(card != held for card, _ in examples), err.value.message   # another card than the one known
+            seen += 1
+    assert seen >= 8
 
 
 def test_a_claim_is_refused_where_its_options_say_otherwise(tmp_path):

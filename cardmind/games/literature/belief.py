@@ -1163,14 +1163,18 @@ class _Solution:
         same usage and split has the same count), so the best (usage, split) is found first and
         ``ties`` adds up how many assignments share the best count: the usage's weight (valid
         assignments to the merged seats) times the ways to choose which cards go to which
-        member (``multinomial(a)``)."""
+        member (``multinomial(a)``). Under a player model the counts are weights (floats), the
+        same for every assignment of one usage and split; ``ties`` is then the number of
+        assignments whose weight equals the best within float rounding (a whole number)."""
         if not self._team_feasible(set_name, team):
             return None
         i = self.index[set_name]
         usages = self._team_usages(i, team)
         ctx = self.context_of(i, usages)
-        w = self.polys[i].weights
+        # the number of valid assignments per usage (unweighted, also under a player model)
+        w = _class_polynomial(*self.polys[i].key)[0]
         best, ties, target = 0, 0, None
+        seen: list[tuple[Any, int]] = []
         for u in sorted(usages):
             g = ctx[u] * self.own_factor(i, u)
             if not g:
@@ -1200,8 +1204,12 @@ class _Solution:
                     best, ties, target = cnt, ways, (u, dict(splits))
                 elif cnt == best:
                     ties += ways
+                if self.factors is not None:
+                    seen.append((cnt, ways))
         if best == 0:
             return None
+        if self.factors is not None:   # weights equal up to rounding are ties too
+            ties = sum(ways for cnt, ways in seen if abs(cnt - best) <= 1e-9 * best)
         usage, splits = target
         a = self._assignment_with_usage(self.rmodels[i], usage)
         # put each merged seat's cards at its members as the best split says

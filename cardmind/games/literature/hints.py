@@ -29,7 +29,7 @@ from rich.text import Text
 
 from ...cards import card_sort_key
 from ...hints import asks_only, turn_note
-from ...hints.words import Advice, chance
+from ...hints.words import Advice, big_number, chance, count
 from .belief import LiteratureBelief
 from .rules import set_cards, set_names, set_of, team_of
 
@@ -317,20 +317,27 @@ class LiteratureHint(Advice):
         self.render(console, None, show_table=False, verbose=True)
 
     def _reasons(self) -> list[str]:
-        """The steps of the decision, with the exact numbers (for :meth:`render_why`)."""
-        out = [f"Every chance is counted over the {self.consistent_deals:,} deals of the cards you have not "
-               f"seen that fit your hand and the {self.events} events so far"
-               + ("." if self.model.get("method") == "exact" else
-                  ", each weighed by how likely the other players' asks are under the player model.")]
+        """The steps of the decision, in words with their numbers (for :meth:`render_why`):
+        chances in percent, what a claim wins or loses in sets."""
+        weighed = self.model.get("method") != "exact"
+        deals = big_number(self.consistent_deals)
+        out = [f"Every chance is counted over {deals if deals.startswith('more') else 'the ' + deals} "
+               f"deal{'s' if self.consistent_deals != 1 else ''} of the cards you "
+               f"have not seen that fit your hand and the {count(self.events, 'event')} so far"
+               + (", each weighed by how likely it makes the other players' asks." if weighed else
+                  ", all equally likely.")]
         out.append("A claim that is right wins the set for your team; a wrong one: " + self._if_wrong()
-                   + ". So a claim right with chance p is worth 2p - 1 sets on average, and a certain claim "
-                     "is made at once (waiting only risks it).")
+                   + ". So on average a claim wins its chance of being right less its chance of being wrong, "
+                     "in sets (right 80% of the time: 0.6 sets), and a certain claim is made at once (waiting "
+                     "only risks it).")
         if self.claims:
             c = self.claims[0]
-            out.append(f"Your likeliest claim: {c.set}, right {_pct(c.probability)} of the time "
-                       f"(2p - 1 = {2 * c.probability - 1:+.2f} sets; your team holds all six "
-                       f"{_pct(c.p_team_holds)}; {c.ties} assignment{'s' if c.ties != 1 else ''} "
-                       f"with that chance).")
+            ties = round(c.ties)
+            out.append(f"Your likeliest claim: {c.set}, right {_pct(c.probability)} of the time: on average it "
+                       f"{_sets_on_average(2 * c.probability - 1)} (your team holds all six "
+                       f"{_pct(c.p_team_holds)} of the time"
+                       + (f"; {ties:,} ways of saying who holds which card are equally likely" if ties > 1 else "")
+                       + ").")
         else:
             out.append("Your team cannot hold all six cards of any set yet: no claim can succeed.")
         best = self._best_ask()
@@ -343,8 +350,10 @@ class LiteratureHint(Advice):
             c = self.claims[0]
             verdict = ("so claim" if c.probability >= 0.5 and 2 * c.probability - 1 >= best.probability
                        else "so ask")
-            out.append(f"A claim is advised when it is right at least half the time and 2p - 1 is at least the "
-                       f"best ask's chance: {2 * c.probability - 1:+.2f} against {best.probability:.2f}, "
+            out.append(f"A claim is advised when it is right at least 50% of the time and wins on average at least "
+                       f"as many sets as the best ask's chance of a hit (a claim right 80% of the time beats an ask "
+                       f"under 60%): claiming {c.set} now {_sets_on_average(2 * c.probability - 1)}, and asking "
+                       f"seat {best.target} for the {best.card} hits {_pct(best.probability)} of the time, "
                        f"{verdict} (the rule of cardmind's belief player).")
         return out
 
@@ -414,7 +423,7 @@ class LiteratureHint(Advice):
             if verbose:
                 t.add_column("team holds", justify="right")
             t.add_column("say who holds each card")
-            for c in shown[:6]:
+            for c in (shown if verbose else shown[:6]):
                 if verbose:
                     assign = "  ".join(f"{card}→{seat}" for card, seat in sorted(
                         c.assignment.items(), key=lambda kv: card_sort_key(kv[0])))
@@ -423,18 +432,18 @@ class LiteratureHint(Advice):
                 else:
                     t.add_row(c.set, chance(c.probability), c.who_holds(), style="bold green" if c.certain else None)
             console.print(t)
-            if len(shown) > 6:
-                console.print(f"({len(shown) - 6} more sets your team might hold; see --json)")
+            if len(shown) > 6 and not verbose:
+                console.print(f"({count(len(shown) - 6, 'more set')} worth claiming; {self.more} lists them)")
             if not verbose:
                 console.print(f"A right claim wins your team the set; if wrong, {self._if_wrong()}.")
         if not verbose and self.claims and len(shown) < len(self.claims):
             rest = self.claims[len(shown):]
             best = rest[0]
-            more = f"{len(rest)} more set{'s' if len(rest) > 1 else ''} your team might hold"
+            more = f"{count(len(rest), 'more set')} your team might hold"
             head = "Claims: none worth making now" if not shown else more
-            console.print(f"{head}: the likeliest{' of them' if shown else ''}, {best.set}, would be right "
-                          f"{chance(best.probability)} of the time (under {100 * CLAIM_WORTH:.0f}%; --verbose "
-                          f"lists {'them' if len(rest) > 1 else 'it'}).")
+            console.print(f"{head}: the likeliest{' of them' if shown and len(rest) > 1 else ''}, {best.set}, "
+                          f"would be right {chance(best.probability)} of the time (under {100 * CLAIM_WORTH:.0f}%; "
+                          f"{self.more} lists {'them' if len(rest) > 1 else 'it'}).")
         elif not self.claims:
             console.print("Claims: none: the game is over." if self.to_move is None else
                           "Claims: your team cannot hold all six cards of any set yet.")
@@ -506,6 +515,15 @@ def _model_line(model: dict[str, Any], verbose: bool = False) -> str:
     if verbose:
         return "; ".join(parts) + " — deals weighted by the likelihood of the other players' asks"
     return "; ".join(parts) + ": the chances weigh each deal by how likely it makes the other players' asks"
+
+
+def _sets_on_average(x: float) -> str:
+    """What a claim worth ``x`` sets on average does, in words: ``"gains 0.6 sets"``, ``"loses
+    1 set"``, ``"neither gains nor loses a set"`` (two decimals at most)."""
+    n = f"{abs(x):.2f}".rstrip("0").rstrip(".")
+    if n == "0":
+        return "neither gains nor loses a set"
+    return f"{'gains' if x > 0 else 'loses'} {n} set{'' if n == '1' else 's'}"
 
 
 def _pct(p: float) -> str:

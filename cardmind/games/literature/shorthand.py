@@ -84,6 +84,16 @@ def _set_aliases(deck: str) -> dict[str, str]:
     return out
 
 
+def _wrong_example(cards: Sequence[str], assignment: dict[str, int] | None, claimer: int, players: int,
+                   skip: str | None = None) -> str:
+    """An example of the end of a wrong claim for the set of ``cards`` (the claim's own set):
+    ``"wrong 5S:3"``, a card of the set (its fourth, or the next one when it is ``skip``) with a
+    seat other than the one the claim named for it (``assignment``; ``None``: the claimer's)."""
+    card = next(c for c in (*cards[3:], *cards[:3]) if c != skip)
+    named = claimer if assignment is None else assignment[card]
+    return f"wrong {card}:{(named + 1) % players}"
+
+
 class LiteratureShorthand(Shorthand):
     """The short notation of Literature (see the module docstring for the forms and what the
     rules fill in). The methods take the player's view (a
@@ -151,8 +161,8 @@ class LiteratureShorthand(Shorthand):
         for w in rest[1:]:
             if w in ("wrong", "next"):
                 if w in parts:
-                    raise ShorthandError(f"'{w}' is written once in a claim, for example "
-                                         f"'{_CLAIM_EXAMPLE} wrong 5S:3'")
+                    raise ShorthandError(f"'{w}' is written once in a claim, for example '{claimer} claims "
+                                         f"{name} ... {_wrong_example(cards, None, claimer, state.players)}'")
                 part = w
                 parts[w] = []
             else:
@@ -171,7 +181,8 @@ class LiteratureShorthand(Shorthand):
                 raise ShorthandError(f"{card} is named twice after 'wrong'")
             if seat == assignment[card]:
                 raise ShorthandError(f"{card} was claimed at seat {seat}: after 'wrong' list only the cards that "
-                                     f"were elsewhere, each with the seat that held it (for example 'wrong 5S:3')")
+                                     f"were elsewhere, each with the seat that held it (for example "
+                                     f"'{_wrong_example(cards, assignment, claimer, state.players)}')")
             typed[card] = seat
         actual.update(typed)
         known_wrong = []
@@ -188,14 +199,14 @@ class LiteratureShorthand(Shorthand):
         correct = actual == assignment
         if "wrong" in parts and correct:
             raise ShorthandError(f"say where the misplaced cards were: after 'wrong' write each card the claim "
-                                 f"placed wrongly with the seat that held it, for example '... wrong "
-                                 f"{cards[3]}:{(assignment[cards[3]] + 1) % state.players}'")
+                                 f"placed wrongly with the seat that held it, for example '... "
+                                 f"{_wrong_example(cards, assignment, claimer, state.players)}'")
         if not correct and "wrong" not in parts:
             c = known_wrong[0]
             who = "you hold" if actual[c] == state.observer else f"seat {actual[c]} holds"
             raise ShorthandError(f"{who} {c}, not seat {assignment[c]} as claimed: if that is what was said, the "
                                  f"claim was wrong: end the line with 'wrong' (and where any other misplaced card "
-                                 f"was, for example 'wrong 5S:3')")
+                                 f"was, for example '{_wrong_example(cards, assignment, claimer, state.players, c)}')")
         ev: dict[str, Any] = {"type": "claim", "claimer": claimer, "set": name, "assignment": assignment,
                               "actual": {c: actual[c] for c in cards}, "correct": correct}
         nxt = parts.get("next")
