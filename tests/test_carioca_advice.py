@@ -16,6 +16,7 @@ from cardmind.advise.live import LiveGame
 from cardmind.belief import tracker_for
 from cardmind.cli import main
 from cardmind.hints import hint_for
+from cardmind.hints.words import WATCH, chance
 from cardmind.records import Record, read_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,3 +130,82 @@ def test_tables_show_the_cards_that_matter_by_default(capsys):
     assert len([ln for ln in capsys.readouterr().out.splitlines() if re.match(r"│ (\w\w) ", ln)]) > 40
     assert main(["belief", path]) == 0
     assert "Unseen cards" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------- issue 23 follow-ups
+STRANGER = ["nobody takes", "0 discards 5H", "1 takes", "1 discards QH", "3 steals", "2 discards 7S", "nobody takes",
+            "3 discards AS", "0 takes", "0 discards 9C"]
+
+
+def _stranger(tmp_path, lines=STRANGER) -> LiveGame:
+    live = LiveGame.new("carioca", {"players": 4}, 1, "3D 5D AH AH 2H QH up 6H", tmp_path / "s.jsonl")
+    for line in lines:
+        live.enter(line)
+    return live
+
+
+def test_one_rounding_of_the_stock_draw(tmp_path):
+    """The tester's position: the headline said 16% and the option 15% (0.155 rounded twice);
+    every sentence now says ``chance()`` of the one number ``p_stock_draw_helps``."""
+    h = _stranger(tmp_path).advice()
+    p = h.offer.numbers["p_stock_draw_helps"]
+    said = re.findall(r"stock draw helps (\d+%)", h.headline() + " ".join(h.options()) + " ".join(h.why()))
+    said += re.findall(r"Draw from the stock: helps (\d+%)", " ".join(h.options()))
+    assert len(said) >= 3 and set(said) == {chance(p)}, (said, p)
+
+
+def test_every_stock_draw_chance_is_said_one_way():
+    for seat in (0, 1):
+        for i, h in _hints(EX / "carioca-3p-complete.jsonl", seat, 3):
+            if h.offer is None or "p_stock_draw_helps" not in h.offer.numbers:
+                continue
+            text = h.headline() + " ".join(h.options()) + " ".join(h.why())
+            want = chance(h.offer.numbers["p_stock_draw_helps"])
+            assert set(re.findall(r"helps (\d+%|<1%)", text)) <= {want}, (i, text)
+
+
+@pytest.mark.parametrize("upto,seat,score", [(138, 0, -20), (868, 3, 0)])
+def test_the_last_discard_goes_out(upto, seat, score):
+    """Nobody can take the last card: discarding it ends the hand, and the advice says so with
+    the score (the -20 only for a player who went down this turn)."""
+    rec = read_record(EX / "carioca-4p-complete.jsonl")
+    h = hint_for(tracker_for(rec, seat, upto_event=upto))
+    card = h.hand[0]
+    assert len(h.hand) == 1
+    assert h.headline() == (f"Discard the {card} and go out: you score {score} points, the others pay the cards "
+                            f"they hold.")
+    text = _text(lambda c: h.render(c, None)) + _text(h.render_why)
+    assert "takes it" not in text and "taken" not in text
+    assert h.to_json()["discards"][0]["numbers"]["out_score"] == score
+
+
+def test_nobody_is_watched_under_the_watch_line():
+    """'watch seat S' and the opponents' option lines only from ``WATCH`` (5%) up; below it
+    the headline says 'under 5% each'."""
+    calm = watched = 0
+    for seat in (0, 2):
+        for i, h in _hints(EX / "carioca-3p-complete.jsonl", seat, 2):
+            text = h.headline() + "\n" + "\n".join(h.options())
+            for m in re.finditer(r"(?:watch seat|Seat) \d: (\d+)% that it can", text):
+                assert int(m.group(1)) >= 100 * WATCH, (i, text)
+                watched += 1
+            if "under 5% each" in text:
+                calm += 1
+                assert not h._threats()
+    assert calm and watched
+
+
+def test_a_sampled_answer_depends_on_the_position_only(tmp_path):
+    """The live advisor after any history of queries (and an undo) gives the same advice, to the
+    byte, as ``cardmind hint`` on the record it wrote."""
+    live = _stranger(tmp_path, STRANGER[:8])
+    first = json.dumps(live.advice().to_json(), sort_keys=True)
+    _text(lambda c: live.advice().render_tables(c))
+    _text(live.advice().render_why)
+    live.enter("0 takes")
+    live.advice()
+    live.undo()
+    again = json.dumps(live.advice().to_json(), sort_keys=True)
+    rec = read_record(tmp_path / "s.jsonl")
+    fresh = json.dumps(hint_for(tracker_for(rec, 1)).to_json(), sort_keys=True)
+    assert first == again == fresh

@@ -137,7 +137,7 @@ REFUSALS = [
     (2, "2 steals penalty 9S 8S", "1 penalty card(s)"),
     (2, "1 steals penalty 9S", "seat 1 is on turn"),
     (11, "2 draws", "the card you drew"),
-    (11, "2 draws XX", "'xx' in the card drawn is not a card"),
+    (11, "2 draws XX", "'XX' in the card drawn is not a card"),
     (11, "2 discards 5H", "a draw is due"),
     (14, "0 down 7D 7H 7S 8C 8D BJ", "contract is 2 sets"),
     (14, "0 down 7D 7H 7S /", "melds separated by /"),
@@ -383,3 +383,21 @@ def test_a_hand_that_ends_with_nobody_out(tmp_path, no_fsync):
     assert re.fullmatch(r"end 1 [\w ]+ / 2 [\w ]+", line) and SH.parse(line, st) == view.events[-1:]
     t = tracker_for(Record(view.game, view.options, view.header, view.events[:-1], view.path, []), 0)
     assert hint_for(t).headline().startswith("Hand 1 is over (nobody went out)")
+
+
+def test_a_last_card_lay_off_is_refused_before_asking_which_meld():
+    """The tester typed ``0 lays off RJ`` with the joker as the last card: the rule (the last
+    card is discarded, never laid off) comes before the question of which meld."""
+    from collections import Counter  # noqa: PLC0415
+
+    rec = read_record(EX / "carioca-4p-complete.jsonl")
+    st = GAME.new_state(rec.options, rec.header)
+    for ev in rec.events[:868]:
+        st.apply_event(ev)
+    assert st.turn == 3 and st.sizes[3] == 1
+    st.hands[3] = Counter(["RJ"])
+    assert len({i for i, _ in st.layoff_options(3, "RJ")}) > 1     # it fits several melds
+    with pytest.raises(ShorthandError) as exc:
+        SH.parse("3 lays off RJ", st)
+    assert "last card" in exc.value.message and "which" not in exc.value.message
+    assert "'3 discards RJ' goes out" in exc.value.message

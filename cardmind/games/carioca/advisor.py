@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ...hints.words import chance
 from .belief import CariocaBelief, can_go_down_out
 from .melds import deficiency_cached
 from .models import _fits, _logp, _near, _profile, load
@@ -110,6 +111,13 @@ class Advisor:
         live = sum(exp.get(c, 0.0) for c in outs)
         self._def[key] = (d, live)
         return d, live
+
+    def p_stock_helps(self, hand: Counter) -> float:
+        """The chance that a stock draw brings ``hand`` closer to the contract (``live outs /
+        stock``), rounded once to 4 places: the one value every word and number of the advice
+        says (``chance()`` of it)."""
+        _, live = self.progress(hand)
+        return round(min(1.0, live / max(1, self.st.stock_count)), 4)
 
     def rounds_to_contract(self, hand: Counter) -> float:
         """About how many of our turns until ``hand`` makes the contract (stock draws only)."""
@@ -243,16 +251,17 @@ class Advisor:
         else:
             d1, live1 = self.progress(with_c)
         better = d1 < d0 or (is_joker(card) and d0 > 0)
+        # the chance a stock draw helps, rounded once: every word and number says this one value
+        p_draw = self.p_stock_helps(hand)
         numbers = {"card": card, "deficiency_now": d0, "deficiency_with": d1,
-                   "live_outs_now": round(live0, 2), "live_outs_with": round(live1, 2)}
+                   "live_outs_now": round(live0, 2), "live_outs_with": round(live1, 2),
+                   "p_stock_draw_helps": p_draw}
         if on_turn:
             # taking is the draw: a sure improvement against a draw that improves with live/stock
-            p_draw = min(1.0, live0 / max(1, st.stock_count))
-            numbers["p_stock_draw_helps"] = round(p_draw, 3)
             if better:
                 return Option({"type": "take", "player": me}, 10 * (1 - p_draw), numbers,
                               f"{card} brings the contract one card closer (a stock draw would with "
-                              f"{100 * p_draw:.0f}%)")
+                              f"{chance(p_draw)})")
             return Option({"type": "pass", "player": me}, 0.0, numbers,
                           f"{card} does not bring the contract closer")
         if not better or not st.can_steal():
@@ -378,6 +387,14 @@ class Advisor:
         """Every discard with its numbers, best first."""
         st = self.st
         hand = self.hand()
+        if st.sizes[self.me] == 1:
+            # the last card: discarding it ends the hand (nobody is offered it)
+            c = next(iter(+hand))
+            bonus = self.o["out_bonus"] if st.down_turn[self.me] == st.turn_no else 0
+            numbers = {"card": c, "points": card_points(c, self.o), "goes_out": True, "out_score": bonus,
+                       "deficiency_after": 0, "live_outs_after": 0.0, "p_taken": None, "taken_by": {}}
+            return [Option({"type": "discard", "player": self.me, "card": c}, 100.0, numbers,
+                           f"the last card: discarding it ends the hand ({bonus} points)")]
         out = []
         h = self.hazard() if (st.down[self.me] or self.s["discard_safety"]) else 0.0
         base = {}

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...hints.words import Advice, big_number, chance, points
+from ...hints.words import WATCH, Advice, big_number, chance, points
 from .advisor import Advisor, Option
 from .belief import CariocaBelief
 from .rules import contract_name, sort_hand
@@ -73,6 +73,7 @@ class CariocaHint(Advice):
     notes: list[str] = field(default_factory=list)
     missing: int | None = None
     live_outs: float | None = None
+    p_draw: float | None = None
     needed: list[str] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     last_scores: list[int] | None = None
@@ -216,10 +217,15 @@ class CariocaHint(Advice):
             return f"Lay off the {rec['card']} on meld {i + 1} ({cards}): one card fewer to shed."
         if self.discards:
             d = self.discards[0].numbers
+            if d.get("goes_out"):
+                return (f"Discard the {d['card']} and go out: you score {points(d['out_score'])}, the others pay "
+                        f"the cards they hold.")
             return f"Discard the {d['card']}: " + self._discard_words(d) + "."
         return "Your turn: play and discard."
 
     def _discard_words(self, d: dict) -> str:
+        if d.get("goes_out"):
+            return f"your last card: the hand ends and you score {points(d['out_score'])}"
         down = self.down[self.observer] if self.down else False
         if down:
             first = "it fits no meld"
@@ -233,14 +239,15 @@ class CariocaHint(Advice):
             parts.append(f"{chance(d['p_taken'])} that another player takes it")
         return ", ".join(parts[:2]) + ("; " + parts[2] if len(parts) > 2 else "")
 
-    def _threats(self) -> list[tuple[int, str, float, float | None]]:
-        """The opponents that may go out (or down) by the end of their next turn, most likely
-        first: ``(seat, "go out" | "go down", chance, standard error or None when exact)``."""
+    def _threats(self, floor: float = WATCH) -> list[tuple[int, str, float, float | None]]:
+        """The opponents to watch: those that may go out (or down) by the end of their next turn
+        with a chance of ``floor`` or more (default :data:`~cardmind.hints.words.WATCH`), most
+        likely first: ``(seat, "go out" | "go down", chance, standard error or None when exact)``."""
         out = []
         for s, v in self.opponents.items():
-            if v["p_go_out"] > 0:
+            if v["p_go_out"] > 0 and v["p_go_out"] >= floor:
                 out.append((s, "go out", v["p_go_out"], None if v["exact"] else v["stderr_out"]))
-            elif not v["down"] and v["p_go_down"] > 0:
+            elif not v["down"] and v["p_go_down"] > 0 and v["p_go_down"] >= floor:
                 out.append((s, "go down", v["p_go_down"], None if v["exact"] else v["stderr_down"]))
         out.sort(key=lambda x: (x[1] != "go out", -x[2]))
         return out
@@ -250,10 +257,8 @@ class CariocaHint(Advice):
         return "this turn" if (seat == self.turn and self.phase == "play") else "by the end of its next turn"
 
     def _calm(self) -> str:
-        """Words for no opponent close to going down (the bound of a sampled zero)."""
-        n = max((v["samples"] for v in self.opponents.values() if not v["exact"]), default=0)
-        bound = f" (under {round(300 / n)}% each)" if n else ""
-        return f"no opponent looks able to go down by the end of its next turn{bound}"
+        """Words for no opponent to watch (every chance to go down or out under ``WATCH``)."""
+        return f"no opponent is likely to go down or out by the end of its next turn (under {chance(WATCH)} each)"
 
     def _watch_sentence(self) -> str:
         who = f"Seat {self.to_move}" if self.to_move is not None else "Nobody"
@@ -289,7 +294,7 @@ class CariocaHint(Advice):
                 out.append("Pass: " + ("draw from the stock" if on_turn else "keep your hand as it is"))
             else:
                 live = n["live_outs_now"]
-                p = min(1.0, live / max(1, self.stock))
+                p = n["p_stock_draw_helps"]
                 draw = (f"a stock draw helps {chance(p)} of the time (about {live:.0f} useful cards among the "
                         f"{self.stock} in the stock)")
                 still = "still " if n["deficiency_with"] >= n["deficiency_now"] > 0 else ""
@@ -383,7 +388,7 @@ class CariocaHint(Advice):
                 console.print(f"  {line}")
             if verbose:
                 self._render_numbers(console)
-            if self.discards:
+            if self.discards and (verbose or not self.discards[0].numbers.get("goes_out")):
                 self._render_discards(console, verbose)
         ended = self.phase in ("hand_end", "deal", "over") or self.must == "hand_end"
         if (show_table or tables_only) and not (ended and not verbose):
@@ -518,7 +523,7 @@ class CariocaHint(Advice):
             line = (f"Your hand holds your contract ({self.contract})" if self.missing == 0
                     else f"Your hand is {_short(self.missing)} ({self.contract})")
             if self.live_outs is not None and self.missing > 0:
-                p = min(1.0, self.live_outs / max(1, self.stock))
+                p = self.p_draw
                 line += (f"; about {self.live_outs:.1f} of the {self.stock} cards in the stock would bring it closer, "
                          f"so a stock draw helps {chance(p)} of the time")
             out.append(line + ".")
@@ -535,13 +540,17 @@ class CariocaHint(Advice):
                                "first times the turns it saves (a steal does not replace your own draw, so one "
                                "turn less), against the penalty card's cost: two more cards to shed, the -20 "
                                "partly lost and points held meanwhile.")
-        if self.discards and self.go_down is None:
+        if self.discards and self.go_down is None and self.discards[0].numbers.get("goes_out"):
+            d = self.discards[0]
+            out.append(f"Discard the {d.numbers['card']}: {self._discard_words(d.numbers)}; nobody is offered the "
+                       f"last card.")
+        elif self.discards and self.go_down is None:
             d = self.discards[0]
             out.append(f"Discard the {d.numbers['card']}: {self._discard_words(d.numbers)}; it is ranked first by "
                        f"the cards your contract lacks after it, then the useful cards left in the stock, the "
                        f"points it sheds (weighed by the chance someone goes out) and the chance another player "
                        f"takes it.")
-        for s, verb, p, se in self._threats():
+        for s, verb, p, se in self._threats(floor=0.0):
             out.append(f"Seat {s} can {verb} {self._when(s)}: {chance(p, se)}"
                        + (" (sampled)" if se is not None else " (exact)") + ".")
         if self.phase in ("hand_end", "deal", "over"):
@@ -657,6 +666,7 @@ def carioca_hint(belief: CariocaBelief, max_asks: int = 10) -> CariocaHint:
                        st.pile[-1] if st.pile else None, offer, go_down, lay_off, discards, opp, hold,
                        belief.known_cards(), hazard, recommend, notes,
                        missing=missing, live_outs=None if live is None else round(live, 2), needed=needed,
+                       p_draw=None if live is None else adv.p_stock_helps(+hand),
                        totals=list(st.totals), last_scores=list(st.hand_scores[-1]) if st.hand_scores else None,
                        turn=st.turn, down=list(st.down), table=[dict(m) for m in st.table],
                        out_bonus=st.options["out_bonus"], samples=belief.samples if belief.model != "uniform" else 0,

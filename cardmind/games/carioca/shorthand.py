@@ -294,6 +294,10 @@ class CariocaShorthand(Shorthand):
             else:
                 raise ShorthandError(f"expected '{seat} lays off {card}', with 'on CARD' or 'on N' naming the meld "
                                      f"and 'start' or 'end' when needed, for example '{seat} lays off {card} on 2'")
+        try:      # the rules that do not depend on the meld come first (the last card, not down)
+            state.check_lay_off_card(seat, card)
+        except IllegalAction as exc:
+            raise ShorthandError(f"'{seat} lays off {card}' breaks a rule: {exc.message}") from None
         meld, where = self._layoff_place(state, seat, card, target, at)
         return [{"type": "lay_off", "player": seat, "card": card, "meld": meld, "at": where}]
 

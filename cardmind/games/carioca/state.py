@@ -453,14 +453,24 @@ class CariocaState(State):
             raise IllegalAction("keep-a-card", f"seat {p} would lay all its {self.sizes[p]} cards: a turn ends with "
                                                f"a discard, so a card must stay in hand")
 
-    def _check_lay_off(self, p: int, card: str, meld: Any, at: Any) -> None:
+    def check_lay_off_card(self, p: int, card: str) -> None:
+        """The rules of a lay-off that do not depend on the meld: ``p`` has gone down, holds
+        ``card`` (as far as this state knows its hand) and keeps a card to discard.
+
+        Raises:
+            IllegalAction: ``not-down``, ``not-in-hand`` or ``last-card``.
+        """
         if not self.down[p]:
             raise IllegalAction("not-down", f"seat {p} lays off, but has not gone down this hand")
-        if isinstance(meld, bool) or not isinstance(meld, int) or not 0 <= meld < len(self.table):
-            raise IllegalAction("lay-off", f"there is no meld {meld!r} on the table (melds 0-{len(self.table) - 1})")
         self._check_holds(p, [card])
         if self.sizes[p] <= 1:
-            raise IllegalAction("last-card", f"seat {p} would lay off its last card: the hand ends with a discard")
+            raise IllegalAction("last-card", f"seat {p} would lay off its last card: the hand ends with a discard "
+                                             f"('{p} discards {card}' goes out)")
+
+    def _check_lay_off(self, p: int, card: str, meld: Any, at: Any) -> None:
+        self.check_lay_off_card(p, card)
+        if isinstance(meld, bool) or not isinstance(meld, int) or not 0 <= meld < len(self.table):
+            raise IllegalAction("lay-off", f"there is no meld {meld!r} on the table (melds 0-{len(self.table) - 1})")
         m = self.table[meld]
         err = layoff_error(m["kind"], m["cards"], card, at)
         if err is not None:
