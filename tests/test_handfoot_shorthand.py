@@ -112,7 +112,8 @@ def test_the_issues_forms_work_as_written(tmp_path):
     assert made[7] == [{"type": "meld", "player": 2, "cards": ["TC", "TD", "TH", "TS"]},
                        {"type": "foot", "player": 2, "cards": None}]          # another player's foot: filled in
     assert made[8] == [{"type": "ask_out", "player": 2}] and made[9] == [{"type": "answer", "player": 0, "yes": True}]
-    assert made[-1] == [{"type": "hand_end", "hand": 1, "reason": "out", "player": 2, "held": [None, None, [], None],
+    assert made[-1] == [{"type": "hand_end", "hand": 1, "reason": "out", "player": 2,
+                         "held": [None, ["7D", "7H", "7S", "AS"], [], None],      # your own cards: filled in
                          "scores": [230, -75], "totals": [230, -75]}]
     assert live.state.is_over() and live.state.result().detail["totals"] == [230, -75]
     assert live.events[:-1] == view.events[:-1]
@@ -195,29 +196,35 @@ def test_the_end_of_a_hand_from_what_the_player_knows(tmp_path):
     full = view.events[-1]
     held = full["held"]
     assert full["scores"] == [370, 1705] and full["player"] == 3 and held[3] == []
+    assert live.state.in_foot[1] and held[1]                # seat 1 (you) plays from its foot: known
     ev = live.preview("scores 370 1705")[0]
-    assert ev["held"] == [None, None, None, []] and ev["totals"] == [370, 1705]      # seat 3 went out: []
+    assert ev["held"] == [None, held[1], None, []] and ev["totals"] == [370, 1705]  # yours filled in; seat 3 []
     seat0 = " ".join(held[0])
     ev = live.preview(f"held 0 {seat0} scores 370 1705")[0]
-    assert ev["held"] == [held[0], None, None, []]
+    assert ev["held"] == [held[0], held[1], None, []]
     every = "held " + " ".join(f"{s} {' '.join(held[s])}" for s in (0, 1, 2))
     assert live.preview(every) == [full]                  # every seat given: the scores are computed
-    bound = live.state.score_bound(1, [None] * 4)
-    assert 1705 <= bound < 2500
-    refused = {f"scores 370 {bound + 5}": f"team 1's score of hand 1 can be at most {bound}",
+    others = "held " + " ".join(f"{s} {' '.join(held[s])}" for s in (0, 2))
+    assert live.preview(others) == [full]                 # your own seat left out: filled in
+    assert "held 0 4C 2 -" in live.prompt() and "held 1" not in live.prompt()   # the example names others
+    bound = live.state.score_bound(0, [None] * 4)
+    assert 370 <= bound < 2500
+    refused = {f"scores {bound + 5} 1705": f"team 0's score of hand 1 can be at most {bound}",
+               "scores 370 1710": "team 1's score of hand 1 is 1705",     # computed from your cards
                "scores 372 1705": "multiple of 5",
-               f"held 0 {seat0} 2 {' '.join(held[2])} scores 360 1705": "team 0's score of hand 1 is 370",
-               f"held 0 {seat0}": f"are not given: type the scores too, for example 'held 0 {seat0} scores",
+               f"held 0 {seat0} 2 {' '.join(held[2])} scores 360 1705": "the scores of hand 1 are 370 and 1705, not 360 and 1705",
+               f"held 0 {seat0}": f"are not given: type them, or the scores too, for example 'held 0 {seat0} "
+                                  f"scores",
                "scores 370": "one score per team",
                "held 0 4C scores 370 1705": "seat 0 holds 9 cards in hand and foot, not 1",
-               "held 1 5S 6D 7S scores 370 1705": "seat 1 holds ['5S', '6D', '6S']"}
+               "held 1 5S 6D 7S scores 370 1705": "seat 1 holds 5S 6D 6S, not 5S 6D 7S"}
     for line, why in refused.items():
         with pytest.raises(ShorthandError, match=re.escape(why)):
             live.enter(line)
     live.enter("scores 370 1705")
     assert live.state.is_over() and live.state.result().detail["totals"] == [370, 1705]
     rec = read_record(tmp_path / "e.jsonl")                 # the file reads and replays under the rules
-    assert rec.events[-1]["held"] == [None, None, None, []]
+    assert rec.events[-1]["held"] == [None, held[1], None, []]
     again = LiveGame.resume(tmp_path / "e.jsonl")
     assert again.events == live.events and again.entries[-1] == 1
 
@@ -236,7 +243,7 @@ def test_a_four_hand_game_typed_with_scores_only_at_each_hand_end(tmp_path):
     live = type_all(view, tmp_path / "g.jsonl", lines)
     assert live.state.is_over() and live.state.result().detail["totals"] == ends[-1]["totals"]
     got = [e for e in live.events if e["type"] == "hand_end"]
-    assert all(h is None or h == [] for e in got for h in e["held"])        # only what the table shows
+    assert all(h is None or h == [] or s == 1 for e in got for s, h in enumerate(e["held"]))  # what seat 1 knows
     assert [e["held"].index([]) for e in got] == [e["player"] for e in ends]    # who went out holds no card
     assert [e for e in live.events if e["type"] != "hand_end"] == [e for e in view.events if e["type"] != "hand_end"]
     deals = [e for e in live.events if e["type"] == "deal"]

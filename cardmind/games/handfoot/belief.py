@@ -42,6 +42,8 @@ weighs sampled worlds by how likely each player's observed choices were in them 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -734,6 +736,7 @@ class HandFootBelief(Tracker):
         self.model_turns = int(model_turns)
         self.model_temperature = float(model_temperature)
         self._cache: dict[str, Any] = {}
+        self._digest = hashlib.sha256(json.dumps([self.observer, sort_cards(self.hand)]).encode()).digest()
         #: the other players' observed choices in the hand under way (:class:`.models.Choice`)
         self.choices: list = []
         self._hand_start = 0
@@ -745,6 +748,7 @@ class HandFootBelief(Tracker):
         st = self.state
         pending = self._choices_of(event) if event.get("type") in ("draw", "pickup", "discard") else []
         st.apply_event(dict(event))
+        self._digest = hashlib.sha256(self._digest + json.dumps(event, sort_keys=True).encode()).digest()
         self.choices.extend(pending)
         if event.get("type") == "deal":
             self.choices = []
@@ -821,18 +825,29 @@ class HandFootBelief(Tracker):
         """
         return self.answer().count
 
-    def chain(self) -> GibbsEngine:
-        """A Gibbs chain of the current structure after its burn-in (cached)."""
-        if "chain" not in self._cache:
-            rng = np.random.default_rng([self.seed, len(self.state.history)])
-            ch = GibbsEngine(self.structure(), rng)
-            for _ in range(self.burn if ch.constrained else 0):
-                ch.sweep()
-            self._cache["chain"] = ch
-        return self._cache["chain"]
+    def rng(self, stream: int) -> np.random.Generator:
+        """A random generator for one question about the position now: seeded by the tracker's
+        ``seed``, a digest of every event so far (:attr:`position`) and ``stream`` (which
+        question), so that every sampled answer is a function of the position alone: the same
+        whatever was asked before, in ``cardmind hint`` or in the live advisor."""
+        return np.random.default_rng([self.seed, self.position, stream])
+
+    @property
+    def position(self) -> int:
+        """A 64-bit digest of the events observed so far, in order (SHA-256 of their JSON: the
+        same under any ``PYTHONHASHSEED``)."""
+        return int.from_bytes(self._digest[:8], "little")
+
+    def chain(self, stream: int = 0) -> GibbsEngine:
+        """A new Gibbs chain of the current structure after its burn-in, seeded for the position
+        and ``stream`` (:meth:`rng`): never a chain shared with another question."""
+        ch = GibbsEngine(self.structure(), self.rng(stream))
+        for _ in range(self.burn if ch.constrained else 0):
+            ch.sweep()
+        return ch
 
     def _sampled_answer(self, st: Structure) -> Answer:
-        ch = self.chain()
+        ch = self.chain(1)
         places = ch.places
         played = {ln.seat: ln.totals() for ln in st.lines}
         tokens_all = [c for c in sort_cards(st.pool) if st.pool[c] > 0]
@@ -996,7 +1011,7 @@ class HandFootBelief(Tracker):
             return self._cache[key]
         st = self.structure()
         check_feasible(st)
-        ch = self.chain()
+        ch = self.chain(2)
         out = []
         for _ in range(n):
             if ch.constrained:
@@ -1082,7 +1097,7 @@ class HandFootBelief(Tracker):
             from .evaluate import next_turn_chances, red_three_risk  # noqa: PLC0415
 
             ws = self.worlds()
-            rng = np.random.default_rng([self.seed, len(st.history), 3])
+            rng = self.rng(3)
             out["next_turn"] = {str(s): next_turn_chances(st, s, ws, rng).to_json()
                                 for s in range(st.players) if s != self.observer}
             partner = st.partner[self.observer]

@@ -25,12 +25,12 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from ...hints.words import Advice, chance, count, points
+from ...hints.words import WATCH, Advice, article, chance, count, points
 from .belief import KINDS, ExactEngine, HandFootBelief, kind_of
 from .evaluate import (answer_swing, discard_danger, go_out_swing, next_turn_chances, opponents_out_risk,
                        red_three_risk)
-from .plan import (BookNeeds, choose_discard, down_plan, go_out_discard, keep_score, opening_plan, plays_of,
-                   trim_for_keep)
+from .plan import (BookNeeds, choose_discard, down_plan, foot_plan, full_plan, go_out_discard, keep_score,
+                   opening_plan, plan_points, plays_of, trim_for_keep)
 from .rules import card_points, is_natural, is_red_three, is_wild, max_meld_points, sort_cards
 
 #: the rank names a card player says ("your jacks")
@@ -98,6 +98,9 @@ class HandFootHint(Advice):
     your_cards: list[str] = field(default_factory=list)
     #: whether the observer plays from its foot
     in_foot: bool = False
+    #: the move to the foot advised (``None``: none): ``{"now": the hand is used up by melds and the
+    #: foot played this turn, "discard": else the card whose discard brings the foot, "points"}``
+    to_foot: dict | None = None
     #: facts of the table for the words (not in the JSON)
     table: dict[str, Any] = field(default_factory=dict, repr=False)
     #: the exact number of consistent deals, computed when asked (``None``: sampled)
@@ -113,7 +116,8 @@ class HandFootHint(Advice):
                 "chances": {str(k): v for k, v in self.chances.items()},
                 "partner_red_three": self.partner_red_three, "kinds": self.kinds, "worlds": self.worlds,
                 "mode": self.mode, "model": self.model, "notes": list(self.notes),
-                "your_cards": list(self.your_cards), "in_foot": self.in_foot, "headline": self.headline(),
+                "your_cards": list(self.your_cards), "in_foot": self.in_foot, "to_foot": self.to_foot,
+                "headline": self.headline(),
                 "consistent_deals": self.count_of() if self.count_of is not None else None}
 
     # ------------------------------------------------------------------ chances in words
@@ -162,6 +166,8 @@ class HandFootHint(Advice):
 
     def _discard_reason(self, d: dict) -> str:
         t = self.table
+        if self.to_foot and self.to_foot.get("discard") == d["card"] and d["recommended"]:
+            return "your last card: its discard brings your foot"
         if d["danger"] > 0:
             return f"a {chance(d['danger'])} chance the next player can pick up the pile with it"
         if t.get("next_is_partner"):
@@ -179,6 +185,8 @@ class HandFootHint(Advice):
     def _keep_words(self, d: dict) -> str:
         c = d["card"]
         k = d["keep"]
+        if self.to_foot and self.to_foot.get("discard") == c and d["recommended"]:
+            return "your last card: its discard brings your foot"
         if k >= 1000:
             return "a wild card: keep it for your melds"
         if k <= -1000:
@@ -204,10 +212,10 @@ class HandFootHint(Advice):
             return f"The game is over: your team {word}, {mine} to {' and '.join(map(str, others))}."
         forced = t.get("forced")
         if forced == "hand_end":
-            return (f"Hand {self.hand} is over ({t.get('how', '')}): type the cards still held or the teams' "
-                    f"scores.")
+            return (f"Hand {self.hand} is over ({t.get('how', '')}): type the cards the others still hold, or the "
+                    f"teams' scores.")
         if forced == "deal":
-            return f"Hand {self.hand + 1} is dealt: type your new hand."
+            return f"{self._hand_result()}: type your new hand for hand {self.hand + 1}."
         if forced == "foot" and t.get("forced_player") == me:
             return "Your hand is used up: pick up your foot and type its cards."
         if forced:
@@ -233,9 +241,13 @@ class HandFootHint(Advice):
         if best is not draw:
             pair = best["action"].removeprefix("take the pile with ")
             text = (f"Pick up the pile with your {pair}: you could lay about {points(best['points'])} this turn "
-                    f"against about {points(draw['points'])} after a draw ({_signed(best['swing'])} for your team)")
-            if best.get("red_threes"):
-                text += f"; it holds {best['red_threes']} red three{'s' if best['red_threes'] > 1 else ''}"
+                    f"against about {points(draw['points'])} after a draw, worth about {_signed(best['swing'])} to "
+                    f"your team (the points laid count for it instead of against it, so twice the difference)")
+            r3 = best.get("red_threes")
+            if r3:
+                text += (f"; it holds {r3} red three{'s' if r3 > 1 else ''}, 500 points against you each until "
+                         f"discarded (the hand ends first in {chance(best.get('hand_ends', 0.0))} of the sampled "
+                         f"deals: about {points(best.get('red_three_cost', 0.0))} counted)")
             return text + "."
         if len(opts) > 1:
             other = max(opts[1:], key=lambda o: o["swing"])
@@ -289,6 +301,18 @@ class HandFootHint(Advice):
                 if rec:
                     text += f"; then discard the {rec['card']}"
                 return text + "."
+        if self.to_foot and (lay or not self.to_foot["now"]):
+            f = self.to_foot
+            what = "; ".join(lay)
+            if self.opening and lay:
+                what = f"open: {what}"
+            laid = f" ({points(f['points'])} laid)" if lay else ""
+            if f["now"]:
+                text = f"{what}: that uses up your hand{laid}, so you pick up your foot and play on from it this turn"
+            else:
+                text = (f"{what + ', then ' if what else ''}discard the {f['discard']}: that uses up your "
+                        f"hand{laid} and your foot is yours for your next turn")
+            return text[0].upper() + text[1:] + "."
         if self.opening and lay:
             text = f"Open: {'; '.join(lay)} (the minimum is {self.opening['needed']} points)"
         elif lay:
@@ -321,17 +345,50 @@ class HandFootHint(Advice):
             return "this turn" if s == mover and self.phase == "play" else "within its next turn"
 
         s_out, c_out = max(opp.items(), key=lambda kv: (kv[1]["out"], -kv[0]))
-        if c_out["out"] > 0:
-            return f"{who}; watch seat {s_out}: a {chance(c_out['out'])} chance it goes out {when(s_out)} (sampled)."
+        if c_out["out"] >= WATCH:
+            ch = chance(c_out["out"])
+            return f"{who}; watch seat {s_out}: {article(ch)} {ch} chance it goes out {when(s_out)} (sampled)."
+        calm = f"{who}; no opponent is likely to go out before your turn (each under {chance(WATCH)})"
         s_ft, c_ft = max(opp.items(), key=lambda kv: (kv[1]["foot"], -kv[0]))
-        s_op, c_op = max(opp.items(), key=lambda kv: (kv[1]["open"], -kv[0]))
-        if c_ft["foot"] > 0 and (c_ft["foot"] >= 0.1 or c_op["open"] <= c_ft["foot"]):
-            return (f"{who}; no opponent is likely to go out before your turn; seat {s_ft} reaches its foot "
-                    f"{when(s_ft)} in {chance(c_ft['foot'])} of the sampled deals.")
-        if c_op["open"] > 0:
-            return (f"{who}; no opponent is likely to go out before your turn; seat {s_op} opens {when(s_op)} "
-                    f"in {chance(c_op['open'])} of the sampled deals.")
-        return f"{who}; no opponent is likely to go out or reach its foot before your turn."
+        shut = {s: c for s, c in opp.items() if not c.get("opened")}
+        s_op, c_op = max(shut.items(), key=lambda kv: (kv[1]["open"], -kv[0])) if shut else (None, {"open": 0.0})
+        if c_ft["foot"] >= WATCH and (c_ft["foot"] >= 0.1 or c_op["open"] <= c_ft["foot"]):
+            return f"{calm}; seat {s_ft} reaches its foot {when(s_ft)} in {chance(c_ft['foot'])} of the sampled deals."
+        if c_op["open"] >= WATCH:
+            return f"{calm}; seat {s_op} opens {when(s_op)} in {chance(c_op['open'])} of the sampled deals."
+        return (f"{who}; no opponent is likely to go out, reach its foot or open before your turn (each under "
+                f"{chance(WATCH)}).")
+
+    def _teams_words(self, values: list[int], verb: str = "") -> str:
+        """Per team points as a player says them: ``"your team 370 points, the other team 1705"``
+        (``verb``: ``"scored "`` gives ``"your team scored 370 points, ..."``)."""
+        t = self.table
+        mine = t.get("team", 0)
+        seats = t.get("team_seats") or [[i] for i in range(len(values))]
+        cut = len(seats[0]) == 1
+        words = [f"{'you' if cut else 'your team'} {verb}{points(values[mine])}"]
+        for i, v in enumerate(values):
+            if i == mine:
+                continue
+            if len(values) == 2 and not cut:
+                name = "the other team"
+            else:
+                name = "seat" + ("s " if len(seats[i]) > 1 else " ") + " and ".join(map(str, seats[i]))
+            words.append(f"{name} {v}")
+        return ", ".join(words)
+
+    def _hand_result(self) -> str:
+        """The last hand scored, in words: ``"Hand 1 is over (seat 3 went out): your team scored
+        370 points, the other team 1705"`` (with the totals after the first hand)."""
+        t = self.table
+        scores = t.get("scores") or []
+        if not scores:
+            return f"Hand {self.hand} is over"
+        k = len(scores)
+        text = f"Hand {k} is over ({t.get('how', '')}): {self._teams_words(scores[-1], 'scored ')}"
+        if k > 1:
+            text += f" (totals: {self._teams_words(t.get('totals') or [])})"
+        return text
 
     # ------------------------------------------------------------------ the options
     def option_lines(self, verbose: bool = False, discards: bool = True) -> list[str]:
@@ -350,9 +407,12 @@ class HandFootHint(Advice):
                             f"a draw")
                     if o.get("red_threes"):
                         line += f" (it holds {o['red_threes']} red three{'s' if o['red_threes'] > 1 else ''})"
-                if verbose:
-                    line += f"  (numbers: points {o['points']:.1f}, swing {o['swing']:+.1f} = 2 x (laid - " \
-                            f"{draw_pts:.1f}) less red threes)"
+                if verbose and o["action"] != "draw":
+                    line += (f"  (you would lay {o['points']:.1f} points against {draw_pts:.1f} after a draw: twice "
+                             f"the {o['more_laid']:+.1f}, less {o['red_three_cost']:.1f} for red threes, is "
+                             f"{o['swing']:+.1f})")
+                elif verbose:
+                    line += f"  (on average {o['points']:.1f} points over the sampled draws)"
                 out.append(line)
         if self.opening:
             o = self.opening
@@ -362,8 +422,8 @@ class HandFootHint(Advice):
                 line = (f"wait to open: you can lay {points(o['can_lay'])} of {o['needed']}; chance to open next "
                         f"turn {self._ch(o['chance_next_turn'], verbose)}")
             if verbose:
-                line += (f"  (numbers: needed {o['needed']}, can lay {o['can_lay']}, next turn "
-                         f"{o['chance_next_turn']:.3f})")
+                line += (f"  ({o['needed']} points needed, {o['can_lay']} can be laid now, a "
+                         f"{o['chance_next_turn']:.3f} chance next turn)")
             out.append(line)
         if self.melds:
             out.append("lay down: " + "; ".join(self._lay_words()))
@@ -375,37 +435,55 @@ class HandFootHint(Advice):
             line = (f"{label}: about {_signed(g['now'])} for your team; {other}: about {_signed(g['later'])} "
                     f"(an opponent goes out first: {self._ch(g['risk'], verbose)})")
             if verbose:
-                line += (f"  (numbers: now {g['now']:+.1f}, later {g['later']:+.1f}, swing {g['swing']:+.1f}, "
-                         f"risk {g['risk']:.4f})")
+                line += (f"  (now {g['now']:+.1f} points, later {g['later']:+.1f}, a difference of {g['swing']:+.1f}; "
+                         f"an opponent out first {g['risk']:.4f})")
             out.append(line)
         if discards and self.discards and not self.draw:
             cells = []
             for d in self.discards[:4]:
                 cell = f"{d['card']} {self._ch(d['danger'], verbose)}"
                 if verbose:
-                    cell += f" (keep {d['keep']})"
+                    cell += f" ({self._keep_words(d)})"
                 cells.append(cell)
-            out.append("discard (the chance the next player can pick up the pile with it): " + ", ".join(cells))
+            after = " after the melds" if self.melds else ""
+            out.append(f"discard{after} (the chance the next player can pick up the pile with it): " + ", ".join(cells))
         return out
 
     # ------------------------------------------------------------------ printing
+    @property
+    def between(self) -> bool:
+        """Whether no hand is being played: a hand is over (its end or the next deal is to be
+        typed) or the game is."""
+        return self.phase == "over" or self.table.get("forced") in ("hand_end", "deal")
+
+    def result_lines(self) -> list[str]:
+        """Every hand scored so far and the totals, in words (``[]`` before the first ends)."""
+        t = self.table
+        scores = t.get("scores") or []
+        out = [f"Hand {k}: {self._teams_words(sc, 'scored ')}." for k, sc in enumerate(scores, start=1)]
+        if scores:
+            out.append(f"Totals: {self._teams_words(t.get('totals') or [])}.")
+        return out
+
     def render(self, console: Console, record: Any = None, show_table: bool = True, tables_only: bool = False,
                verbose: bool = False) -> None:
         """Print the advice (``cardmind hint``; ``tables_only``: the belief table alone, for
         ``cardmind belief``): the headline, each option with its chance and points, the
         others' chances within their next turn, then the table of expected cards by kind.
-        ``verbose`` adds every number behind it (the swings, the discards' keep scores, the
-        standard errors of the sampled chances, the belief engine)."""
+        ``verbose`` adds every number behind it (the swings, the standard errors of the sampled
+        chances, how the belief was reached). Between hands: the scores of every hand so far and
+        the totals."""
         t = self.table
         title = f"Hand and Foot, hand {self.hand}: seat {self.observer}'s view"
         console.print(f"[bold]{title}[/bold]")
-        if verbose:
-            count = self.count_of() if self.count_of is not None else None
-            console.print(f"belief: {self.mode}" + (f" ({count:,} consistent deals)" if count is not None else "")
-                          + f"; player model {self.model}; chances {self._sampled(True)}; standard errors "
-                          f"after the ± (binomial over the {self.worlds} deals)")
+        if verbose and not self.between:
+            console.print(self._how_words(numbers=True))
         if not tables_only:
             console.print(f"[bold]{self.headline()}[/bold]")
+            if self.between:
+                for ln in self.result_lines():
+                    console.print(ln)
+                return
             opened = "your team has opened" if self.opened else f"your team has not opened ({self.minimum} points needed)"
             console.print(f"{self._whose_turn()}; {opened}")
             console.print(f"Your {'foot' if self.in_foot else 'hand'} ({len(self.your_cards)} cards): "
@@ -416,17 +494,13 @@ class HandFootHint(Advice):
                 for ln in lines:
                     console.print("  " + ln)
             if self.discards and not self.draw:
-                tb = Table(title="Discards")
-                for col in ("card", "next player picks up the pile", "points", "why", ""):
+                title = "Discards" + (" (after the melds advised)" if self.melds else "")
+                tb = Table(title=title)
+                for col in ("card", "next player picks up the pile", "points", "why", "advice"):
                     tb.add_column(col)
-                if verbose:
-                    tb.add_column("keep")
                 for d in self.discards:
-                    row = [d["card"], self._ch(d["danger"], verbose), str(d["points"]), self._keep_words(d),
-                           "advised" if d["recommended"] else ""]
-                    if verbose:
-                        row.append(str(d["keep"]))
-                    tb.add_row(*row)
+                    tb.add_row(d["card"], self._ch(d["danger"], verbose), str(d["points"]), self._keep_words(d),
+                               "discard it" if d["recommended"] else "")
                 console.print(tb)
             if self.chances:
                 tb = Table(title=f"Within their next turn ({self._sampled()})")
@@ -434,7 +508,8 @@ class HandFootHint(Advice):
                     tb.add_column(col)
                 for s, c in sorted(self.chances.items()):
                     who = f"{s} (partner)" if s == t.get("partner") else str(s)
-                    tb.add_row(who, *(self._ch(c[k], verbose) for k in ("open", "foot", "out")))
+                    opens = "opened" if c.get("opened") else self._ch(c["open"], verbose)
+                    tb.add_row(who, opens, *(self._ch(c[k], verbose) for k in ("foot", "out")))
                 console.print(tb)
             if self.partner_red_three is not None and t.get("partner_foot"):
                 console.print(f"Your partner's foot holds a red three: {self._ch(self.partner_red_three, verbose)} "
@@ -450,6 +525,26 @@ class HandFootHint(Advice):
                 tb.add_row(place, *(f"{per.get(k, 0.0):.2f}" for k in KINDS))
             console.print(tb)
 
+    def _model_words(self) -> str:
+        """Which player model weighs the deals, for whom, in words."""
+        if self.model == "uniform":
+            return "every deal that fits is taken as equally likely (no model of how the others play)"
+        if self.model == "fitted":
+            return ("the deals are weighed by how well they explain the others' draws, melds and discards (a model "
+                    "fitted on simulated games)")
+        return f"the deals are weighed by the {self.model} model of how the others play"
+
+    def _how_words(self, numbers: bool = False) -> str:
+        """How the chances were reached, in words (``numbers``: with the count of deals)."""
+        if self.mode == "exact":
+            count_ = self.count_of() if (numbers and self.count_of is not None) else None
+            how = ("the deals that fit what you have seen are counted exactly"
+                   + (f" ({count_:,} of them)" if count_ is not None else ""))
+        else:
+            how = "the deals that fit what you have seen are too many to count, so a sampler draws them"
+        return (f"How: {how}; {self._model_words()}; the chances are {self._sampled(True)}, each with its "
+                f"standard error after the ± (binomial over the {self.worlds} deals).")
+
     def _whose_turn(self) -> str:
         if self.to_move is None:
             return "Nobody is to play"
@@ -460,10 +555,14 @@ class HandFootHint(Advice):
 
     def render_live(self, console: Console, options: int = 3) -> None:
         """The headline and at most ``options`` options (the live advisor, after every event);
-        when another seat is to play, the chances of the seats likeliest to go out or reach
-        their foot."""
+        when another seat is to play, the chances (from 5% up) of the seats likeliest to go out or
+        reach their foot; between hands, the scores."""
         console.print(self.headline())
-        if self.table.get("forced") or self.phase == "over":
+        if self.between:
+            for ln in self.result_lines()[-options:]:
+                console.print("  " + ln)
+            return
+        if self.table.get("forced"):
             return
         lines = self.option_lines()
         if self.to_move != self.observer or not lines:
@@ -471,7 +570,8 @@ class HandFootHint(Advice):
             ranked = sorted(self.chances.items(), key=lambda kv: (-kv[1]["out"], -kv[1]["foot"], -kv[1]["open"], kv[0]))
             for s, c in ranked:
                 parts = [f"{word} {chance(c[k])}" for k, word in (("out", "goes out"), ("foot", "reaches its foot"),
-                                                                  ("open", "opens")) if c[k] > 0]
+                                                                  ("open", "opens"))
+                         if c[k] >= WATCH and not (k == "open" and c.get("opened"))]
                 if parts:
                     who = f"seat {s} (partner)" if s == self.table.get("partner") else f"seat {s}"
                     lines.append(f"{who} within its next turn: " + ", ".join(parts))
@@ -483,12 +583,18 @@ class HandFootHint(Advice):
     def render_why(self, console: Console) -> None:
         """How the advice was reached, in words with its numbers."""
         console.print(f"[bold]{self.headline()}[/bold]")
-        console.print(f"The chances are {self._sampled(True)} (a chance's standard error is shown after its "
-                      f"±); the belief engine is {self.mode}, the player model {self.model}.")
+        if self.between:
+            for ln in self.result_lines():
+                console.print(ln)
+            return
+        console.print(self._how_words(numbers=True))
         if self.draw:
-            console.print("Points laid count for your team instead of against it, so laying L more points swings "
-                          "the score by 2 x L; a red three picked up costs 500 if the hand ends before you can "
-                          "discard it.")
+            console.print("Points laid count for your team instead of against it, so laying 10 more points is worth "
+                          "20 to your team; a red three picked up costs 500 if the hand ends before you can discard "
+                          "it.")
+        if self.to_foot:
+            console.print("Using up your hand brings your foot: its cards are then yours to lay, and a foot not "
+                          "picked up counts against your team if the hand ends.")
         if self.go_out:
             console.print("Going out now scores 300 and counts your partner's cards (and unpicked foot) against "
                           "your team; one more round lets your partner lay its cards, unless an opponent goes out "
@@ -503,7 +609,6 @@ class HandFootHint(Advice):
                           "least useful card goes: a wild card is kept, a red three goes first.")
         for ln in self.option_lines(verbose=True):
             console.print("  " + ln)
-
 
 def _plays_json(plays) -> list[dict]:
     return [{"meld": "new" if t is None else t, "cards": list(cards),
@@ -526,51 +631,39 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     team = view.teams[me]
     opts = view.options
     needs = BookNeeds(opts["books_clean"], opts["books_dirty"])
-    ws = tracker.worlds(worlds) if view.phase != "over" else []
-    rng = np.random.default_rng([tracker.seed, len(view.history), 7])
+    between = view.phase == "over" or bool(view.forced and view.forced[0]["type"] in ("hand_end", "deal"))
+    ws = tracker.worlds(worlds) if not between else []
+    rng = tracker.rng(7)
     zone = view.zone[me] or Counter()
     mover = view.to_move()
     notes: list[str] = []
     draw = opening = go_out = answer = None
     out_discard = None
+    to_foot = None
     melds: list[dict] = []
     discards: list[dict] = []
     melded = {m.rank for m in view.melds[team]}
-    if view.phase == "over" or view.forced:
-        notes.append("the hand is over" if view.phase != "over" else "the game is over")
+    if between or view.forced:
+        pass
     elif mover == me and view.phase == "draw":
-        shapes = [m.shape for m in view.melds[team]]
-        e_draw = 0.0
-        for w in ws:
-            cards = list(w["stock"].elements())
-            pick = Counter(cards[i] for i in rng.choice(len(cards), min(2, len(cards)), replace=False)) if cards else Counter()
-            e_draw += max_meld_points(zone + pick, shapes, 0)
-        e_draw /= max(1, len(ws))
-        options = [{"action": "draw", "points": round(e_draw, 1), "swing": 0.0}]
-        q = opponents_out_risk(view, me, ws, rng) if ws else 0.0
-        for a in view._pile_options(me):
-            taken = view.pile_take_cards()
-            after = zone - Counter(a.pair) + Counter(taken[1:])
-            top = taken[0]
-            pts = sum(card_points(c) for c in (top, *a.pair)) + max_meld_points(after, shapes, 0)
-            r3 = sum(1 for c in taken if is_red_three(c))
-            penalty = 500 * r3 * (1 - (1 - q) ** r3) if r3 else 0.0
-            options.append({"action": f"take the pile with {a.pair[0]} {a.pair[1]}", "points": round(pts, 1),
-                            "swing": round(2 * (pts - e_draw) - penalty, 1), "red_threes": r3})
-        best = max(options, key=lambda o: o["swing"])
-        draw = {"options": options, "advice": best["action"]}
+        draw = _draw_choice(view, me, zone, ws, rng)
     elif mover == me and view.phase == "play":
         minimum = view.minimum
         opening_now = not view.opened[team] or (view.opening and view.turn_points < minimum)
+        shapes = [m.shape for m in view.melds[team]]
         if opening_now:
             need = minimum - view.turn_points
             plays, value = opening_plan(zone, view.melds[team], need)
             can = value >= need
-            chance = next_turn_chances(view, me, ws, rng).open if ws and not can else (1.0 if can else 0.0)
-            opening = {"needed": need, "can_lay": max_meld_points(zone, [m.shape for m in view.melds[team]], 0),
-                       "can_open_now": can, "chance_next_turn": chance,
+            chance_ = next_turn_chances(view, me, ws, rng).open if ws and not can else (1.0 if can else 0.0)
+            opening = {"needed": need, "can_lay": max_meld_points(zone, shapes, 0),
+                       "can_open_now": can, "chance_next_turn": chance_,
                        "advice": "open now" if can else "wait: the minimum is out of reach this turn"}
-            if can:
+            found = None if view.in_foot[me] else foot_plan(zone, view.melds[team], opts["books_clean"])
+            if found is not None and plan_points(found[1]) >= need:
+                to_foot = found
+                opening.update(can_open_now=True, advice="open now")
+            elif can:
                 melds = _plays_json(plays)
         else:
             told_no = view.asked and view.permission is False
@@ -585,28 +678,34 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                     go_out = {**sw.to_json(), "can": True,
                               "advice": f"{verb} now" if sw.swing >= 0 else "play on one more round"}
                     out_discard = found[0]
-            groups = down_plan(zone, view.melds[team], view.in_foot[me], needs)
-            if view.in_foot[me] and not view.may_go_out(me):
-                trim_for_keep(zone, groups, 2)
-            melds = _plays_json(plays_of(groups))
+            if not view.in_foot[me]:
+                to_foot = foot_plan(zone, view.melds[team], opts["books_clean"])
+            if to_foot is None:
+                groups = down_plan(zone, view.melds[team], view.in_foot[me], needs)
+                if view.in_foot[me] and not view.may_go_out(me):
+                    trim_for_keep(zone, groups, 2)
+                melds = _plays_json(plays_of(groups))
+        if to_foot is not None:
+            melds = _plays_json(plays_of(to_foot[1]))
         # the discard comes after the melds advised: it is chosen among the cards they leave
         left = zone - Counter(c for m in melds for c in m["cards"])
         plan_ranks = melded | {c[0] for m in melds for c in m["cards"] if not is_wild(c)}
-        best = choose_discard(left, plan_ranks) if left else None
-        for c in sort_cards(c for c in zone if zone[c] > 0)[:max(1, max_asks) * 4]:
+        best = (to_foot[0] if to_foot is not None and to_foot[0] is not None else
+                choose_discard(left, plan_ranks) if left else None)
+        for c in sort_cards(c for c in left if left[c] > 0)[:max(1, max_asks) * 4]:
             danger = discard_danger(view, me, c, ws)
-            keep = keep_score(c, zone, melded)
+            keep = keep_score(c, left, plan_ranks)
             keep = 1000 if keep == float("inf") else (-1000 if keep == float("-inf") else keep)
             discards.append({"card": c, "danger": round(danger, 4), "points": card_points(c),
                              "keep": keep, "recommended": False})
-        cands = [d for d in discards if left[d["card"]] > 0]
-        if cands:
-            safe = [d for d in cands if d["danger"] <= 0.1 and not (is_wild(d["card"]) and len(left) > 1)]
-            pool = safe or cands
+        if discards:
+            safe = [d for d in discards if d["danger"] <= 0.1 and not (is_wild(d["card"]) and len(left) > 1)]
+            pool = safe or discards
+            if to_foot is not None and best is not None:
+                pool = discards      # the card the move to the foot leaves
             rec = next((d for d in pool if d["card"] == best), None) or min(
                 pool, key=lambda d: (d["danger"], d["keep"], -d["points"]))
             rec["recommended"] = True
-        if discards:
             discards.sort(key=lambda d: (not d["recommended"], d["danger"], d["keep"]))
             discards = discards[:max(1, max_asks)]
     elif mover == me and view.phase == "answer":
@@ -618,7 +717,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     if ws:
         for s in range(view.players):
             if s != me:
-                chances[s] = next_turn_chances(view, s, ws, rng).to_json()
+                chances[s] = {**next_turn_chances(view, s, ws, rng).to_json(), "opened": bool(view.opened[view.teams[s]])}
     partner = view.partner[me]
     p3 = red_three_risk(view, partner, ws) if partner is not None and ws else None
     kinds: dict[str, dict[str, float]] = {}
@@ -637,11 +736,51 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     def count_of() -> int | None:
         return ExactEngine(structure).solve().count if mode == "exact" else None
 
+    foot_json = None
+    if view.phase == "play" and mover == me and not view.in_foot[me] and not between and not view.forced:
+        left = zone - Counter(c for m in melds for c in m["cards"])
+        laid = sum(card_points(c) for m in melds for c in m["cards"])
+        if sum(left.values()) == 0 and melds:
+            foot_json = {"now": True, "discard": None, "points": laid}
+        elif sum(left.values()) == 1:
+            foot_json = {"now": False, "discard": next(iter(left)), "points": laid}
     return HandFootHint(me, view.hand_no, mover, view.phase, view.minimum, view.opened[team], draw, opening, melds,
                         go_out, answer, discards, chances, p3, kinds, len(ws), mode, tracker.model, notes,
-                        your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]),
+                        your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]), to_foot=foot_json,
                         table={**_table_facts(view, me), "out_discard": out_discard},
                         count_of=count_of)
+
+
+def _draw_choice(view, me: int, zone: Counter, ws, rng) -> dict:
+    """The draw question: the points the observer could lay this turn after a draw (over the
+    stock's cards in the sampled worlds) and after each way of taking the pile, and what each
+    is worth to its team against a draw: twice the difference in points laid (a card laid counts
+    on the table instead of against), less 500 for each red three taken times the chance the
+    hand ends before it can discard them."""
+    team = view.teams[me]
+    shapes = [m.shape for m in view.melds[team]]
+    e_draw = 0.0
+    for w in ws:
+        cards = list(w["stock"].elements())
+        pick = Counter(cards[i] for i in rng.choice(len(cards), min(2, len(cards)), replace=False)) if cards else Counter()
+        e_draw += max_meld_points(zone + pick, shapes, 0)
+    e_draw /= max(1, len(ws))
+    options = [{"action": "draw", "points": round(e_draw, 1), "swing": 0.0}]
+    q = opponents_out_risk(view, me, ws, rng) if ws else 0.0
+    for a in view._pile_options(me):
+        taken = view.pile_take_cards()
+        after = zone - Counter(a.pair) + Counter(taken[1:])
+        top = taken[0]
+        pts = sum(card_points(c) for c in (top, *a.pair)) + max_meld_points(after, shapes, 0)
+        r3 = sum(1 for c in taken if is_red_three(c))
+        ends = 1 - (1 - q) ** r3 if r3 else 0.0
+        penalty = 500 * r3 * ends
+        options.append({"action": f"take the pile with {a.pair[0]} {a.pair[1]}", "points": round(pts, 1),
+                        "swing": round(2 * (pts - e_draw) - penalty, 1), "red_threes": r3,
+                        "more_laid": round(pts - e_draw, 1), "red_three_cost": round(penalty, 1),
+                        "hand_ends": round(ends, 4)})
+    best = max(options, key=lambda o: o["swing"])
+    return {"options": options, "advice": best["action"]}
 
 
 def _table_facts(view, me: int) -> dict[str, Any]:
@@ -659,7 +798,9 @@ def _table_facts(view, me: int) -> dict[str, Any]:
             "asked": view.asked, "permission": view.permission, "penalty": view.options["failed_out_penalty"],
             "totals": list(view.totals), "forced": forced["type"] if forced else None,
             "forced_player": forced.get("player") if forced else None,
-            "how": (f"seat {view.went_out} went out" if view.went_out is not None else "the stock ran out")}
+            "how": (f"seat {view.went_out} went out" if view.went_out is not None else "the stock ran out"),
+            "scores": [list(x) for x in view.scores],
+            "team_seats": [view.team_seats(t) for t in range(view.num_teams)]}
 
 
 def _sorted_cards(zone: Counter) -> list[str]:

@@ -302,6 +302,48 @@ def go_out_discard(zone: Mapping[str, int], melds, needs: BookNeeds) -> tuple[st
     return None
 
 
+def foot_plan(zone: Mapping[str, int], melds, books_clean: int, lay_all: bool = True) \
+        -> tuple[str | None, list[Group]] | None:
+    """A way to use up the hand this turn and so reach the foot, wild cards included (which
+    ``peer`` keeps in the hand): ``(discard, plan)``, ``plan`` laying every card of ``zone``
+    (``discard`` ``None``: the foot is picked up at once and played this turn; only with
+    ``lay_all``) or every card but ``discard`` (the foot comes with that discard, to be played
+    next turn); ``None`` when neither can be done, or only by a wild card spoiling a clean book
+    the team still needs (a clean book of the table while at most ``books_clean`` are clean,
+    or its best clean prospect, five naturals or more, while fewer are).
+
+    The ``belief`` player's move to the foot (``foot`` setting) uses it without ``lay_all``;
+    the advice with it (rules.md: a player who lays its last hand card picks up its foot at
+    once and keeps playing)."""
+    total = sum(zone.values())
+    if total < (1 if lay_all else 2) or not any(is_wild(c) for c in zone if zone[c] > 0):
+        return None
+    clean_now = sum(1 for m in melds if m.book and m.clean)
+
+    def acceptable(plan: list[Group]) -> bool:
+        clean_after, _ = count_books(plan)
+        if clean_after < clean_now and clean_now <= books_clean:
+            return False           # a wild card would dirty a clean book the team needs
+        spoiled = any(g.wild and g.target is not None and g.base_wild == 0 and g.base_nat >= 5 and not g.was_book
+                      for g in plan)
+        return not (clean_after < books_clean and spoiled)
+
+    if lay_all:
+        plan = full_plan(zone, melds, BookNeeds(0, 0))
+        if plan is not None and acceptable(plan):
+            return None, plan
+    if total < 2:
+        return None
+    melded = {m.rank for m in melds}
+    d = choose_discard(zone, melded)
+    rest = Counter(zone)
+    rest[d] -= 1
+    plan = full_plan(+rest, melds, BookNeeds(0, 0))
+    if plan is None or not acceptable(plan):
+        return None
+    return d, plan
+
+
 def full_plan(zone: Mapping[str, int], melds, needs: BookNeeds) -> list[Group] | None:
     """A plan laying every card of ``zone`` that leaves the team at least the books going out
     needs; ``None`` when none is found. Naturals as :func:`natural_plan` (a rank with one or two
@@ -339,4 +381,4 @@ def full_plan(zone: Mapping[str, int], melds, needs: BookNeeds) -> list[Group] |
 
 __all__ = ["Play", "Group", "BookNeeds", "table_groups", "natural_plan", "plan_points", "opening_plan",
            "count_books", "place_wilds", "down_plan", "keep_score", "choose_discard", "trim_for_keep", "plays_of",
-           "go_out_discard", "full_plan"]
+           "go_out_discard", "foot_plan", "full_plan"]

@@ -125,6 +125,20 @@ def check_options(options: Mapping[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- cards
+#: ranks as a card player names several cards of them ("your 4s", "a pair of jacks")
+_RANK_NAMES = {"T": "10s", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
+
+
+def rank_plural(rank: str) -> str:
+    """A rank named in the plural as a player says it: ``"4s"``, ``"10s"``, ``"jacks"``, ``"aces"``."""
+    return _RANK_NAMES.get(rank, f"{rank}s")
+
+
+def rank_single(rank: str) -> str:
+    """A rank named for one card: ``"4"``, ``"10"``, ``"jack"``, ``"ace"``."""
+    return rank_plural(rank)[:-1]
+
+
 def is_wild(card: str) -> bool:
     """Whether ``card`` is wild (a joker or a two)."""
     return card in JOKERS or card[0] == "2"
@@ -275,7 +289,8 @@ def check_group(cards: Sequence[str]) -> MeldCheck:
     if not nat:
         return MeldCheck(False, None, 0, wild, "wild cards alone are not a meld")
     if len(ranks) > 1:
-        return MeldCheck(False, None, len(nat), wild, f"a meld holds one natural rank, not {''.join(sorted(ranks))}")
+        return MeldCheck(False, None, len(nat), wild, f"a meld holds one natural rank, not "
+                         f"{' and '.join(rank_plural(r) for r in sorted(ranks))}")
     if len(cards) < 3:
         return MeldCheck(False, rank, len(nat), wild, "a meld needs at least three cards")
     if len(nat) < wild + 1:
@@ -294,7 +309,7 @@ def check_addition(rank: str, naturals: int, wilds: int, cards: Sequence[str]) -
         if is_three(c):
             return MeldCheck(False, rank, naturals, wilds, "threes are never melded")
         if not is_wild(c) and c[0] != rank:
-            return MeldCheck(False, rank, naturals, wilds, f"{c} is not a {rank} or a wild card")
+            return MeldCheck(False, rank, naturals, wilds, f"{c} is not a {rank_single(rank)} or a wild card")
     w = wilds + sum(1 for c in cards if is_wild(c))
     n = naturals + sum(1 for c in cards if not is_wild(c))
     if n < w + 1:
@@ -441,5 +456,5 @@ __all__ = [
     "num_decks", "check_options", "is_wild", "is_three", "is_red_three", "is_natural", "card_points",
     "held_points", "deck_cards", "deck_counter", "card_key", "sort_cards", "expand", "teams_of",
     "partner_of", "minimum_of", "MeldCheck", "check_group", "check_addition", "book_points", "meld_score",
-    "team_score", "TableMeld", "max_meld_points", "meldable_all",
+    "team_score", "TableMeld", "rank_plural", "rank_single", "max_meld_points", "meldable_all",
 ]

@@ -29,6 +29,9 @@ from .rules import deck_counter, is_natural, is_wild, sort_cards
 
 #: words that stand for "no card" in ``held``
 _NONE_WORDS = ("-", "none", "nothing", "0cards")
+#: the words of a yes and of a no (the partner's answer)
+_YES = ("yes", "y")
+_NO = ("no", "n")
 #: verbs and other words of the notation (completion)
 _VERBS = ("draws", "picks", "up", "melds", "lays", "off", "on", "meld", "book", "discards", "asks", "to", "go",
           "out", "yes", "no", "foot", "held", "scores", "deal")
@@ -61,14 +64,14 @@ class HandFootShorthand(Shorthand):
         Form("S discards CARD", "S discards a card, ending its turn", "0 discards JS"),
         Form("S asks to go out", "S, in its foot with the books, asks its partner whether it may go out",
              "3 asks to go out"),
-        Form("yes", "the partner's answer to the ask: yes (binding: not going out this turn then costs the team "
-                    "its failed-out penalty)", "yes"),
-        Form("no", "the partner's answer: no (the asker may not go out this turn)", "no"),
+        Form("yes", "the partner's answer to the ask: yes, or y (binding: not going out this turn then costs the "
+                    "team its failed-out penalty)", "yes"),
+        Form("no", "the partner's answer: no, or n (the asker may not go out this turn)", "no"),
         Form("foot CARDS", "your hand is used up: the cards of your foot (another player's foot is filled "
                            "in)", "foot 2D 2D 3S 5H 6D TS QS"),
         Form("held S CARDS ... [scores N N]", "the hand is over: the cards still held in hand and foot by the "
-                                              "seats you noted (a dash for none; a seat with no card is filled "
-                                              "in); the scores are computed for every team whose seats are all "
+                                              "seats you noted (a dash for none; a seat with no card, and your own "
+                                              "cards once you play from your foot, are filled in); the scores are computed for every team whose seats are all "
                                               "given, the others typed after scores (the team of seat 0 first)",
              "held 0 3C 5S 6H 7C 8C JS AD AS BJ scores 370 1705"),
         Form("scores N N", "the hand is over: each team's score of the hand as counted at the table (the "
@@ -103,8 +106,8 @@ class HandFootShorthand(Shorthand):
                                  f"'deal {self._example_cards(state, state.hand_size)}'")
         if head == "foot":
             return [self._own_foot(words[1:], state)]
-        if head in ("yes", "no"):
-            return [self._answer(head == "yes", None, state)]
+        if head in _YES + _NO:
+            return [self._answer(head in _YES, None, state)]
         if not head.isdigit():
             raise ShorthandError(f"{line.strip()!r} is not a form of the notation: start with a seat ('2 draws', "
                                  f"'1 melds 8H 8S 8C'), or type yes, no, foot, held, scores or deal "
@@ -143,10 +146,10 @@ class HandFootShorthand(Shorthand):
             if args and args != ["to", "go", "out"]:
                 raise ShorthandError(f"expected '{seat} asks to go out'")
             return [{"type": "ask_out", "player": seat}]
-        if verb in ("yes", "no") and not args:
-            return [self._answer(verb == "yes", seat, state)]
-        if verb in ("says", "answers") and args in (["yes"], ["no"]):
-            return [self._answer(args[0] == "yes", seat, state)]
+        if verb in _YES + _NO and not args:
+            return [self._answer(verb in _YES, seat, state)]
+        if verb in ("says", "answers") and len(args) == 1 and args[0] in _YES + _NO:
+            return [self._answer(args[0] in _YES, seat, state)]
         raise ShorthandError(f"{line.strip()!r} is not a form of the notation: after the seat comes draws, picks "
                              f"up, melds, lays off, discards or asks to go out (for example '{seat} discards 8C')")
 
@@ -319,8 +322,10 @@ class HandFootShorthand(Shorthand):
     def _hand_end_wanted(self, state) -> str:
         teams = "; ".join(f"team {t}: seats {' '.join(map(str, state.team_seats(t)))}"
                           for t in range(state.num_teams))
-        return (f"hand {state.hand_no} is over: type the cards still held ('held 1 4C 2 3H KD', a seat "
-                f"not named unknown) or the scores of the teams ('scores 2430 410'; {teams})")
+        others = [s for s in range(state.players) if s != state.observer][:2]
+        example = " ".join(f"{s} {c}" for s, c in zip(others, ("4C", "3H KD")))
+        return (f"hand {state.hand_no} is over: type the cards the others still hold ('held {example}', a seat "
+                f"not named unknown, yours filled in) or the scores of the teams ('scores 2430 410'; {teams})")
 
     def _hand_end(self, words: list[str], state) -> dict:
         f = state.forced[0] if state.forced else None
@@ -370,20 +375,39 @@ class HandFootShorthand(Shorthand):
         for s in range(n):
             if held[s] is None and state.sizes[s] + state.foot_sizes[s] == 0:
                 held[s] = []
+        self._fill_own(held, state)
         computed = state._hand_scores(held)
         if scores is None:
             if None in computed:
                 missing = [s for s in range(n) if held[s] is None]
                 given = " ".join(f"{s} " + (" ".join(h) or "-") for s, h in enumerate(held)
-                                 if h is not None and state.sizes[s] + state.foot_sizes[s])
+                                 if h is not None and state.sizes[s] + state.foot_sizes[s] and s != state.observer)
+                me = state.observer
+                own = (f" (yours: your hand is filled in, type your foot's {state.foot_sizes[me]} cards after "
+                       f"'held {me}')" if me in missing else "")
                 raise ShorthandError(f"the cards of seat{'s' if len(missing) > 1 else ''} "
-                                     f"{' '.join(map(str, missing))} are not given: type the scores too, for "
-                                     f"example '" + (f"held {given} " if given else "") + "scores "
+                                     f"{' '.join(map(str, missing))} are not given{own}: type them, or the scores "
+                                     f"too, for example '" + (f"held {given} " if given else "") + "scores "
                                      + _example_scores(state.num_teams) + "'")
             scores = [int(x) for x in computed]
         totals = [t + s for t, s in zip(state.totals, scores)]
         return {"type": "hand_end", "hand": state.hand_no, "reason": "out" if state.went_out is not None else "stock",
                 "player": state.went_out, "held": held, "scores": scores, "totals": totals}
+
+    @staticmethod
+    def _fill_own(held: list[list[str] | None], state) -> None:
+        """Fill in the observer's own cards at the end of a hand (in place): it knows its hand,
+        and its foot once picked up. With its foot still unpicked, cards typed for its seat are
+        either everything it holds or its foot's cards alone (then its hand is added)."""
+        me = state.observer
+        if me is None or state.zone[me] is None:
+            return
+        hand = sort_cards(state.zone[me].elements())
+        if held[me] is None:
+            if state.foot_sizes[me] == 0 or state.feet[me] is not None:
+                held[me] = hand + (sort_cards(state.feet[me].elements()) if state.foot_sizes[me] else [])
+        elif state.foot_sizes[me] and len(held[me]) == state.foot_sizes[me] != state.sizes[me] + state.foot_sizes[me]:
+            held[me] = sort_cards(hand + list(held[me]))
 
     # ------------------------------------------------------------------ implied events
     def implied(self, state) -> list[dict]:
@@ -462,7 +486,13 @@ class HandFootShorthand(Shorthand):
     def _hand_end_line(self, ev: Mapping[str, Any], state) -> str:
         held = ev.get("held") or [None] * state.players
         parts = []
+        own = list(held)
+        own[state.observer if state.observer is not None else 0] = None
+        if state.observer is not None:
+            self._fill_own(own, state)
         for s, h in enumerate(held):
+            if s == state.observer and h is not None and own[s] is not None and sort_cards(h) == sort_cards(own[s]):
+                continue   # filled in from what the player holds
             if h is None:
                 if state.sizes[s] + state.foot_sizes[s] == 0:
                     raise ValueError(f"seat {s} held no card, so 'held' shows [] for it")
@@ -472,6 +502,8 @@ class HandFootShorthand(Shorthand):
             parts.append(f"{s} " + (" ".join(h) if h else "-"))
         filled = [h if h is not None else ([] if state.sizes[s] + state.foot_sizes[s] == 0 else None)
                   for s, h in enumerate(held)]
+        if state.observer is not None and filled[state.observer] is None:
+            self._fill_own(filled, state)
         line = "held " + " ".join(parts) if parts else ""
         if None in state._hand_scores(filled):
             line = (line + " " if line else "") + "scores " + " ".join(str(x) for x in ev["scores"])
@@ -487,8 +519,11 @@ class HandFootShorthand(Shorthand):
             f = state.forced[0]
             if f["type"] == "hand_end":
                 how = (f"seat {state.went_out} went out" if state.went_out is not None else "the stock ran out")
-                return (f"hand {state.hand_no} is over ({how}): type the cards still held (held 1 4C 2 -) or the "
-                        f"scores (scores " + " ".join("N" for _ in range(state.num_teams)) + ")")
+                others = [s for s in range(state.players) if s != me][:2]
+                example = " ".join(f"{s} {c}" for s, c in zip(others, ("4C", "-")))
+                return (f"hand {state.hand_no} is over ({how}): type the cards the others still hold (held "
+                        f"{example}; yours are filled in) or the scores (scores "
+                        + " ".join("N" for _ in range(state.num_teams)) + ")")
             if f["type"] == "deal":
                 return f"hand {state.hand_no + 1}: type your new hand: deal CARDS"
             if f["type"] == "foot" and f["player"] == me:

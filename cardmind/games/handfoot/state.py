@@ -55,7 +55,7 @@ from ...errors import IllegalAction
 from .notation import AskOut, Answer, Discard, Draw, LayOff, Meld, TakePile
 from .rules import (BOOK_SIZE, PILE_TAKE, TableMeld, card_points, check_addition, check_group, deck_counter,
                     expand, held_points, is_natural, is_wild, max_meld_points, meld_score, minimum_of,
-                    partner_of, sort_cards, teams_of, team_score)
+                    partner_of, rank_plural, sort_cards, teams_of, team_score)
 
 _EVENT_TYPES = ("draw", "pickup", "meld", "lay_off", "book", "discard", "foot", "ask_out", "answer",
                 "hand_end", "deal")
@@ -433,7 +433,7 @@ class HandFootState(State):
             if not chk.valid:
                 raise IllegalAction("meld-invalid", f"seat {seat}'s meld {' '.join(cards)}: {chk.reason}")
             if self.open_meld(team, chk.rank) is not None:
-                raise IllegalAction("meld-open", f"seat {seat}'s team already has an open meld of {chk.rank} "
+                raise IllegalAction("meld-open", f"seat {seat}'s team already has an open meld of {rank_plural(chk.rank)} "
                                                  f"(lay off on it; a new one may start once it is a book)")
             made_book = len(cards) >= BOOK_SIZE
         else:
@@ -446,7 +446,7 @@ class HandFootState(State):
             chk = check_addition(m.rank, m.naturals, m.wilds, cards)
             if not chk.valid:
                 raise IllegalAction("meld-invalid", f"seat {seat} laid {' '.join(cards)} on meld {meld_index} "
-                                                    f"({m.rank}): {chk.reason}")
+                                                    f"({rank_plural(m.rank)}): {chk.reason}")
             made_book = not m.book and m.size + len(cards) >= BOOK_SIZE
         self._holds(seat, cards, "laid")
         points = sum(card_points(c) for c in cards)
@@ -606,7 +606,9 @@ class HandFootState(State):
             raise IllegalAction("pile-top", f"the pile's top card {top} is not a natural 4..A (a three or a wild "
                                             f"card cannot be taken with a pair)")
         if len(pair) != 2 or any(not isinstance(c, str) or c[0] != top[0] or not is_natural(c) for c in pair):
-            raise IllegalAction("pile-pair", f"the pile is taken with a natural pair of {top[0]}, not {list(pair)}")
+            shown = " ".join(str(c) for c in pair) or "no card"
+            raise IllegalAction("pile-pair", f"the pile is taken with a natural pair of {rank_plural(top[0])} "
+                                             f"(its top card is {top}), not {shown}")
         self._holds(seat, pair, "took the pile with")
         team = self.teams[seat]
         z = self.zone[seat]
@@ -807,8 +809,8 @@ class HandFootState(State):
             for c in cards:
                 self._card(c)
             if self.stock is not None and list(cards) != self.stock[:k]:
-                raise IllegalAction("draw-card", f"seat {p} drew {cards}, but the stock's next cards are "
-                                                 f"{self.stock[:k]}")
+                raise IllegalAction("draw-card", f"seat {p} drew {_plain(cards)}, but the stock's next cards are "
+                                                 f"{_plain(self.stock[:k])}")
             vis = self.visible()
             if self.stock is None:
                 for c, n in Counter(cards).items():
@@ -827,7 +829,7 @@ class HandFootState(State):
         self._check_take(p, pair)
         expect = self.pile_take_cards()
         if cards != expect:
-            raise IllegalAction("pile-cards", f"seat {p} took {cards}, but the pile's top cards are {expect}")
+            raise IllegalAction("pile-cards", f"seat {p} took {_plain(cards)}, but the pile's top cards are {_plain(expect)}")
         team = self.teams[p]
         del self.pile[len(self.pile) - len(cards):]
         top = cards[0]
@@ -911,7 +913,8 @@ class HandFootState(State):
         f = self.forced[0]
         if (ev["player"], ev["meld"], ev["clean"]) != (f["player"], f["meld"], f["clean"]):
             raise IllegalAction("book", f"the book event must say seat {f['player']}'s team completed meld "
-                                        f"{f['meld']} ({'clean' if f['clean'] else 'dirty'}), not {ev}")
+                                        f"{f['meld']} ({'clean' if f['clean'] else 'dirty'}), not seat {ev['player']}'s meld {ev['meld']} "
+                                        f"({'clean' if ev['clean'] else 'dirty'})")
         self.forced.pop(0)
 
     def _ev_foot(self, ev: Event) -> None:
@@ -931,7 +934,7 @@ class HandFootState(State):
             for c in cards:
                 self._card(c)
             if self.feet[p] is not None and Counter(cards) != self.feet[p]:
-                raise IllegalAction("foot", f"seat {p}'s foot is {expand(self.feet[p])}, not {sort_cards(cards)}")
+                raise IllegalAction("foot", f"seat {p}'s foot is {_plain(expand(self.feet[p]))}, not {_plain(sort_cards(cards))}")
             if self.observer is not None:
                 vis = self.visible()
                 for c, k in Counter(cards).items():
@@ -1029,11 +1032,11 @@ class HandFootState(State):
                 if self.feet[s] is not None and self.foot_sizes[s]:
                     own.update(self.feet[s])
                 if (exact and hs != own) or (not exact and own - hs):
-                    raise IllegalAction("hand-end", f"seat {s} holds {expand(own)}"
+                    raise IllegalAction("hand-end", f"seat {s} holds {_plain(expand(own))}"
                                                     + ("" if exact else " and its foot")
-                                                    + f", not {sort_cards(held[s])}")
+                                                    + f", not {_plain(sort_cards(held[s]))}")
             elif self.known[s] - hs:
-                raise IllegalAction("hand-end", f"seat {s} is known to hold {expand(self.known[s] - hs)}, "
+                raise IllegalAction("hand-end", f"seat {s} is known to hold {_plain(expand(self.known[s] - hs))}, "
                                                 f"which 'held' leaves out")
         if not complete:
             vis = self.visible()
@@ -1061,7 +1064,8 @@ class HandFootState(State):
             if len(given) != self.num_teams:
                 raise IllegalAction("hand-end", f"'scores' lists {len(given)} teams, not {self.num_teams}")
             if None not in computed and given != computed:
-                raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are {computed}, not {given}")
+                raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are {_nums(computed)}, not {_nums(given)} "
+                                                f"(the team of seat 0 first)")
             for t in range(self.num_teams):
                 if computed[t] is not None:
                     if given[t] != computed[t]:
@@ -1072,7 +1076,8 @@ class HandFootState(State):
             scores = given
         totals = [t + sc for t, sc in zip(self.totals, scores)]
         if ev.get("totals") is not None and list(ev["totals"]) != totals:
-            raise IllegalAction("hand-end", f"the totals after hand {self.hand_no} are {totals}, not {ev['totals']}")
+            raise IllegalAction("hand-end", f"the totals after hand {self.hand_no} are {_nums(totals)}, not "
+                                            f"{_nums(ev['totals'])} (the team of seat 0 first)")
         self.forced.pop(0)
         self.scores.append(scores)
         self.totals = totals
@@ -1140,6 +1145,17 @@ class HandFootState(State):
         return Result(tuple(float(self.totals[self.teams[s]]) for s in range(self.players)), outcome,
                       {"totals": list(self.totals), "hands": [list(h) for h in self.scores], "winners": winners,
                        "teams": list(self.teams)})
+
+
+def _plain(cards: Iterable[str]) -> str:
+    """Cards as a player writes them in a sentence: ``"5S 6D 6S"`` (``"no card"`` for none)."""
+    return " ".join(cards) or "no card"
+
+
+def _nums(xs: Iterable[Any]) -> str:
+    """Numbers in a sentence: ``"370 and 1705"``."""
+    xs = [str(x) for x in xs]
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
 
 
 def _drop_zeros(c: Counter) -> None:

@@ -40,7 +40,7 @@ import numpy as np
 from ..evaluate import (answer_swing, could_go_out_soon, discard_danger, go_out_swing, opponents_out_risk,
                         quick_worlds)
 from ..notation import Answer, Discard, Draw
-from ..plan import BookNeeds, choose_discard, count_books, full_plan, opening_plan, plays_of, table_groups
+from ..plan import choose_discard, foot_plan, opening_plan, plays_of
 from ..rules import card_points, is_red_three, is_wild, max_meld_points
 from .peer import HandFootPeerAgent, play_action
 
@@ -193,28 +193,13 @@ class HandFootBeliefAgent(HandFootPeerAgent):
 
     def _to_foot(self):
         """In the hand: lay every card but the discard, wild cards included, when that leaves
-        the team's clean books owed intact; ``None`` when not."""
+        the team's clean books owed intact (:func:`~..plan.foot_plan` without ``lay_all``);
+        ``None`` when not."""
         st, seat = self.state, self.seat
-        team = st.teams[seat]
-        zone = st.zone[seat]
-        if not any(is_wild(c) for c in zone) or sum(zone.values()) < 2:
+        found = foot_plan(st.zone[seat], st.melds[st.teams[seat]], self.options["books_clean"], lay_all=False)
+        if found is None:
             return None
-        melded = {m.rank for m in st.melds[team]}
-        d = choose_discard(zone, melded)
-        rest = zone - Counter([d])
-        plan = full_plan(rest, st.melds[team], BookNeeds(0, 0))
-        if plan is None:
-            return None
-        owed = self.options["books_clean"]
-        clean_now = sum(1 for m in st.melds[team] if m.book and m.clean)
-        clean_after, _ = count_books(plan)
-        if clean_after < clean_now and clean_now <= owed:
-            return None            # a wild card would dirty a clean book the team needs
-        spoiled = any(g.wild and g.target is not None and g.base_wild == 0 and g.base_nat >= 5 and not g.was_book
-                      for g in plan)
-        if clean_after < owed and spoiled:
-            return None            # or spoil its best clean prospect while a clean book is owed
-        plays = plays_of(plan)
+        plays = plays_of(found[1])
         return play_action(seat, plays[0]) if plays else None
 
     def discard(self):
