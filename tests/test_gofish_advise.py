@@ -229,7 +229,7 @@ def test_a_count_is_taken_only_where_the_cards_are_fixed():
     for line in ("0 asks 1 5 got 2", "0 asks 1 5 got", "0 asks me 5"):
         assert SH.parse(line, st) == [{"type": "ask", "asker": 0, "target": 1, "rank": "5", "given": ["5C", "5D"]}]
     assert SH.parse("0 asks 1 7", st)[0]["given"] == []          # you hold none: a refusal
-    with pytest.raises(ShorthandError, match="cannot hand over 3 5s: you hold at most 2"):
+    with pytest.raises(ShorthandError, match="^you cannot hand over 3 5s: you hold 2$"):
         SH.parse("0 asks 1 5 got 3", st)
 
 
@@ -260,10 +260,15 @@ def _live_at(tmp_path, seat: int, typed: int) -> LiveGame:
     (40, "2 fishes", "expected 'asks', 'draws' or 'books' after the seat, not 'fishes', for example '2 asks 3 7 no'"),
     (40, "2 asks 9 8 no", "expected the seat asked: a seat number 0-3 (or 'me'), not '9', for example "
                           "'1 asks 0 7 no'"),
-    (40, "2 asks 0 X no", "expected a rank (2-9, 10 or T, J, Q, K, A), not 'x', for example '2 asks 0 7 no'"),
-    (40, "3 asks 2 8 no", "'3 asks 2 8 no' breaks a rule: seat 3 asked, but it is seat 2's turn"),
+    (40, "2 asks 0 X no", "expected a rank (2-9, 10 or T, J, Q, K, A, or its name: kings, sevens...), not 'x', for "
+                          "example '2 asks 0 7 no'"),
+    (40, "3 asks 2 8 no", "it is seat 2's turn, so seat 3 cannot ask now"),
+    (40, "2 asks 2 8 no", "seat 2 cannot ask itself"),
+    (40, "2 asks 1 5 no", "the book of 5s has been laid: nobody can ask for them"),
+    (40, "1 asks 0 8", "it is seat 2's turn, so you cannot ask now"),
+    (40, "2 draws", "no draw is due now (a player draws after a refused ask, or on turn with no cards or nobody to "
+                    "ask): it is seat 2's turn"),
     (40, "2 asks 0 8 got 1", "say which 8s seat 0 handed over (everyone sees them), for example '2 asks 0 8 got 8C'"),
-    (40, "2 asks 0 8 got 8S", "'2 asks 0 8 got 8S' breaks a rule: seat 0 handed over 8S, but seat 1 holds it"),
     (40, "2 asks 0 8 got 2", "an asked player hands over one card here (give \"one\"), not 2: for example "
                              "'2 asks 0 8 got 8C'"),
     (40, "2 books 8", "'2 books 8' breaks a rule: seat 2 laid a book, but a book is laid at once, right after the "
@@ -273,9 +278,18 @@ def _live_at(tmp_path, seat: int, typed: int) -> LiveGame:
     (40, "2 asks 3 K no", "'2 asks 3 K no' cannot have happened: no deal of the cards fits it with what came before "
                           "(seat 2 asked for Ks, but it holds none: it refused Ks at event 32 and has drawn no card "
                           "and received no K since)"),
-    (2, "1 asks 2 A no", "'1 asks 2 A no' breaks a rule: seat 1 asked for rank A without holding one"),
+    (2, "1 asks 2 A no", "you hold no aces: ask for a rank you hold (2, 5, 8, 9, K)"),
+    (2, "1 asks 1 K no", "you cannot ask yourself"),
+    # the turn is checked before the answer's details (your answer to an ask needs your card)
+    (2, "2 asks me K", "it is your turn, so seat 2 cannot ask now"),
+    (2, "2 asks 1 kings got KC", "it is your turn, so seat 2 cannot ask now"),
+    (40, "2 asks 0 8 got 8S", "you hold 8S, so seat 0 cannot have handed it over"),
+    (0, "0 asks 1 5 got 5D", "you do not hold 5D: type the 5 you handed over, or '0 asks 1 5'"),
     (3, "1 draws", "type the card you drew, for example '1 draws 7H'"),
-    (3, "1 draws 5C", "'1 draws 5C' breaks a rule: seat 1 drew 5C, but seat 1 holds it"),
+    (3, "1 draws 5C", "you already hold 5C: type the card you drew"),
+    (3, "2 draws", "it is your draw, not seat 2's: type '1 draws CARD'"),
+    (3, "1 asks 0 K got KH", "you must draw from the stock first: type '1 draws CARD'"),
+    (3, "0 asks me 5", "you must draw from the stock first: type '1 draws CARD'"),
     (5, "2 draws 9H", "you see another player's draw only when it is the rank it asked for (Q): type '2 draws'"),
 ])
 def test_a_refused_line_says_what_was_expected_and_changes_nothing(tmp_path, typed, line, message):
@@ -347,7 +361,7 @@ def test_the_advice_speaks_a_card_players_words():
     assert "Consistent deals: 1.78905144607807e+19" in verbose and "0.27 (27%)" in verbose
     assert "error of any probability at most 8e-12" in verbose
     why = _text(advice.render_why)
-    assert "- seat 2 for 8s: hit 100%, completes a book 0%, cards won 1.00: seat 2 asked for 8s at event 30" in why
+    assert "- seat 2 for 8s: hit 100%, completes a book 0%: seat 2 asked for 8s at event 30" in why
     assert "off by less than one part in a billion" in why
 
 
@@ -379,3 +393,74 @@ def test_a_sampled_chance_says_so_and_verbose_gives_its_error():
     assert "│ 1 │ seat 2 for 7s │ 43% (sampled) │" in _text(lambda c: hint.render(c, None))
     assert "43% ± 3 (sampled)" in _text(lambda c: hint.render(c, None, verbose=True))
     assert "could be off by about 3.1 points (one standard error)" in " ".join(_text(hint.render_why).split())
+
+
+#: a stranger's game from seat 1 (hand 2H 5C 8S 9D KC KS): after '1 draws 6D' the last 6 is
+#: with seat 0 or in the stock (seats 2 and 3 refused 6s and drew nothing since); after
+#: '1 asks 0 6 no' it is in the stock
+_STRANGER = ["0 asks 1 K got KS", "0 asks 2 7 no", "0 draws", "1 asks 0 kings got KS", "1 asks 0 king got KH",
+             "1 asks 2 5 no", "1 draws KD", "2 asks 1 2", "2 asks 3 9 got 9S", "2 asks 0 2 no", "2 draws", "3 asks 1 8",
+             "3 asks 1 9", "3 asks 2 9 got 9S", "3 asks 2 9 got 9C", "3 books", "3 asks 0 8 no; 3 draws",
+             "0 asks 1 5", "0 asks 3 6 no", "0 draws", "1 draws 6H", "1 asks 0 6 got 6C", "1 asks 2 6 no", "1 draws 6D",
+             "1 asks 0 6 no", "1 draws 3C", "2 asks 1 3"]
+
+
+def test_an_impossible_ask_is_left_out_and_no_possible_ask_is_said(tmp_path):
+    live = LiveGame.new(GAME, GAME.parse_options({"players": 4}), 1, "2H 5C 8S 9D KC KS", tmp_path / "s.jsonl")
+    for line in _STRANGER[:24]:
+        live.enter(line)
+    # the rank's name, as the advice writes it, is read as the rank
+    kings = [ev for ev in live.events if ev["type"] == "ask" and ev["asker"] == 1 and ev["rank"] == "K"]
+    assert [ev["given"] for ev in kings] == [["KS"], ["KH"]]
+    advice = live.advice()
+    hold = live.tracker.holdings()
+    assert hold[2]["6"] == {0: 1.0} and hold[3]["6"] == {0: 1.0}       # exactly: no rounding left over
+    assert [(a.target, a.rank) for a in advice.asks if a.rank == "6"] == [(0, "6")]
+    assert all(a.probability > 0 for a in advice.asks)
+    assert advice.headline() == "Ask seat 0 for 6s: 16% chance it holds one; a hit completes your book."
+    text = _text(advice.render_live)
+    assert "seat 2 for 6s" not in text and "<1%" not in text
+    for line in _STRANGER[24:]:
+        live.enter(line)
+    advice = live.advice()
+    assert advice.asks == [] and advice.to_json()["asks"] == []
+    assert advice.headline() == ("Seat 2 to play; as things stand no ask can win you a card (nobody else can hold a "
+                                 "rank you hold): an ask would be refused and you would draw.")
+    assert "│ 6    │    · │ 100% (3) │    · │    · │ 100% (1) │" in _text(advice.render_tables)
+
+
+def test_why_says_the_cards_a_hit_wins_in_words():
+    rec = read_record(COMPLETE)
+    view = rec.for_seat(1)
+    t = tracker_for(Record(view.game, dict(view.options), dict(view.header), [], view.path, []), 1)
+    for ev in view.events[:24]:
+        t.observe(ev)
+    why = " ".join(_text(hint_for(t).render_why).split())
+    assert "cards won" not in why and "(a hit wins one card)" in why
+    o, h, evs = _crafted(2)     # give "all": seat 2 may ask seat 0 for its 7s
+    t = tracker_for(Record(GAME, dict(o), dict(h), [], "x", []), 2)
+    for ev in evs:
+        t.observe(ev)
+    advice = hint_for(t)
+    why = " ".join(_text(advice.render_why).split())
+    a = next(a for a in advice.asks if (a.target, a.rank) == (0, "7"))
+    assert f"on average you would win about {a.expected_cards:.1f} cards" in why, why
+    assert "cards won" not in why
+
+
+def test_no_ask_can_win_a_card_on_your_turn():
+    from cardmind.games.gofish.hints import GoFishHint
+
+    def hint(stock, draw_rank):
+        return GoFishHint(observer=0, events=50, to_move=0, phase=1, players=3, ranks="23456789TJQKA",
+                          consistent_deals=10, exact=True, asks=[], holdings={}, books=[], sizes=[2, 5, 5],
+                          stock=stock, hand=["6C", "6D"], draw_rank=draw_rank)
+
+    assert hint(12, ("6", 1 / 12)).headline() == (
+        "No ask can win you a card now (nobody else can hold a rank you hold): ask for 6s anyway: it is refused "
+        "and you draw, an 8% chance of a 6, which is shown and keeps your turn.")
+    assert hint(0, None).headline() == ("No ask can win you a card now (nobody else can hold a rank you hold): any "
+                                        "ask is refused and the turn passes.")
+    full = hint(12, None)
+    full.hand = ["6C", "6D", "6H", "6S"]
+    assert full.headline() == "Lay down your book of 6s: you hold every suit of it."

@@ -658,7 +658,12 @@ class GoFishBelief(Tracker):
         for r in live:
             out.setdefault(self.observer, {})[r] = {own[r]: one}
         for (s, r), d in acc.items():
-            out.setdefault(s, {})[r] = {c: self._prob(v, den, exact, is_exact) for c, v in sorted(d.items()) if v}
+            # every consistent deal gives the seat one count of the rank, so a distribution's
+            # weights add up to the whole; in floating point (weighted or summed answers) each
+            # is divided by its own sum, so that a count that is certain is exactly 1 and an
+            # impossible one exactly 0 (dividing by ``den`` left 1 - 3e-16, "<1%", for them)
+            row = den if is_exact else sum(float(v) for v in d.values())
+            out.setdefault(s, {})[r] = {c: self._prob(v, row, exact, is_exact) for c, v in sorted(d.items()) if v}
         order = {s: i for i, s in enumerate(list(range(self.players)) + ["stock"])}
         return {s: {r: out[s][r] for r in self.ranks if r in out[s]} for s in sorted(out, key=order.__getitem__)}
 
@@ -742,7 +747,9 @@ class GoFishBelief(Tracker):
         h = self.holdings().get(seat, {}).get(rank)
         if h is None:
             return 0.0
-        return 1.0 - h.get(0, 0.0)
+        if not any(c > 0 for c in h):   # exactly 0 when impossible (never 1 - (1 - 1e-16))
+            return 0.0
+        return 1.0 - float(h.get(0, 0.0))
 
     def to_json(self) -> dict[str, Any]:
         """The belief object of ``cardmind belief --json`` for Go Fish (records.md):

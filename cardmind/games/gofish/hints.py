@@ -20,12 +20,14 @@ from rich.table import Table
 from rich.text import Text
 
 from ...hints import asks_only, turn_note
-from ...hints.words import Advice, big_number, chance
+from ...hints.words import Advice, article, big_number, chance
 from .belief import GoFishBelief, target_met
 
 #: how a card player names the ranks in the plural
 _PLURAL = {"T": "10s", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
 _NUMBER = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+#: how a card player names one card of a rank ("a 7", "a 10", "a jack")
+_RANK_NAME = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 
 
 def rank_plural(r: str) -> str:
@@ -111,6 +113,12 @@ class GoFishHint(Advice):
     books_held: list[int] = field(default_factory=list)
     #: the ``give`` option ("one" or "all")
     give: str = "one"
+    #: when no ask can win a card (phase 1, the player holds cards): the rank it holds whose
+    #: card is likeliest to be the next one drawn from the stock, and that chance (a refused
+    #: ask makes the asker draw, and a card of the rank asked for keeps its turn); else ``None``
+    draw_rank: tuple[str, float] | None = None
+    #: cards of a rank (the ``suits`` option: a book is every suit)
+    suits: int = 4
 
     @property
     def your_turn(self) -> bool:
@@ -190,11 +198,14 @@ class GoFishHint(Advice):
         if self.draw_due == me:
             head = "Your ask was refused: draw" if self.draw_after else "Draw"
             return f"{head} from the stock and type your card (for example '{me} draws 7H')."
+        full = [r for r in self.ranks if sum(1 for c in self.hand if c[0] == r) == self.suits > 0]
+        if full:
+            return f"Lay down your book of {rank_plural(full[0])}: you hold every suit of it."
         if self.your_turn:
             if best is None:
                 if self.phase == 1:
-                    return ("No ask can get you a card now: no other player can hold a rank you hold; "
-                            "any ask is refused and you draw from the stock.")
+                    return "No ask can win you a card now (nobody else can hold a rank you hold): " + \
+                        self._no_hit_text() + "."
                 return "No book can be won now: nobody can hold one you lack."
             return f"Ask {self._ask_words(best)}: {self._ask_reason(best)}."
         t = self.to_move
@@ -204,10 +215,25 @@ class GoFishHint(Advice):
         if best is None:
             if self.phase == 1 and not self.hand:
                 return f"{who}; you hold no cards (you draw one when your turn comes)."
+            if self.phase == 1:
+                return (f"{who}; as things stand no ask can win you a card (nobody else can hold a rank you "
+                        f"hold): an ask would be refused" + (" and you would draw." if self.stock else
+                                                              " and the turn would pass."))
             return f"{who}; nothing to ask for now."
         if best.probability >= 1:
             return f"{who}; on your turn ask {self._ask_words(best)}: {self._ask_reason(best)}."
         return f"{who}; your best ask now would be {self._ask_words(best)} ({self._ask_reason(best)})."
+
+    def _no_hit_text(self) -> str:
+        """What happens on the player's turn when no ask can win a card: ``"ask for 6s anyway:
+        it is refused and you draw, a 12% chance of a 6, which is shown and keeps your turn"``;
+        ``"any ask is refused and the turn passes"`` with an empty stock."""
+        if not self.stock or self.draw_rank is None:
+            return "any ask is refused and the turn passes"
+        r, p = self.draw_rank
+        one = "an" if r in "8A" else "a"
+        return (f"ask for {rank_plural(r)} anyway: it is refused and you draw, {article(self._chance(p))} "
+                f"{self._chance(p)} chance of {one} {_RANK_NAME.get(r, r)}, which is shown and keeps your turn")
 
     def _status(self) -> str:
         """``"Go Fish, seat 1 (you), after 40 events: seat 2 to play; stock 12 cards; cards in
@@ -316,7 +342,7 @@ class GoFishHint(Advice):
         if verbose:
             t.add_column("cards", justify="right")
         elif self.phase == 1 and self.give == "all":
-            t.add_column("cards won", justify="right")
+            t.add_column("cards won on average", justify="right")
         if books or verbose:
             t.add_column("completes a book" if not verbose else "book", justify="right")
         if verbose:
@@ -388,7 +414,7 @@ class GoFishHint(Advice):
         if not d:
             return "·"
         e = sum(c * p for c, p in d.items())
-        some = 1.0 - d.get(0, 0.0)
+        some = _some(d)
         if e == 0:
             return "·"
         if verbose:
@@ -442,15 +468,21 @@ class GoFishHint(Advice):
         counted and how exact they are."""
         console.print(Text(self.headline(), style="bold"))
         if self.asks:
-            if self.phase == 1:
-                console.print("Asks are ranked by the chance of a hit, then the chance that the ask completes a "
-                              "book for you, then the cards it wins.")
+            if self.phase == 1 and self.give == "all":
+                console.print("Asks are ranked mostly by the chance of a hit, with a bonus for completing a book "
+                              "and for every card a hit is expected to win (a hit hands over every card of the "
+                              "rank).")
+            elif self.phase == 1:
+                console.print("Asks are ranked mostly by the chance of a hit (a hit wins one card), with a bonus "
+                              "for completing a book.")
             else:
                 console.print("Book asks are ranked by the chance that the player asked holds that book.")
             for a in self.asks[:5]:
                 extra = ""
                 if self.phase == 1:
-                    extra = f", completes a book {self._chance(a.p_book, True)}, cards won {a.expected_cards:.2f}"
+                    extra = f", completes a book {self._chance(a.p_book, True)}"
+                    if self.give == "all":
+                        extra += f", on average you would win {_cards_words(a.expected_cards)}"
                 console.print(f"- {self._ask_words(a)}: hit {self._chance(a.probability, True)}{extra}: {a.reason}.")
         known = self._known_text(limit=8)
         if known:
@@ -504,6 +536,7 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     phase = st.phase
     own = st.hands[me] or set()
     S = belief.S
+    mine: list[str] = []
     if phase == 1:
         mine = sorted({c[0] for c in own}, key=belief.ranks.index)
         for r in mine:
@@ -512,8 +545,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                 if t == me or sizes[t] == 0:
                     continue
                 d = hold.get(t, {}).get(r, {})
-                p = 1.0 - d.get(0, 0.0)
-                if p <= 0:
+                p = _some(d)
+                if p <= 0:   # impossible: left out (never "<1%")
                     continue
                 exp = sum(c * q for c, q in d.items())
                 if belief.options["give"] == "one":
@@ -544,7 +577,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                           f"{_pct(belief, p)} chance seat {t} holds the book of {r}")
                 why = "it holds it" if p >= 0.9995 else ""
                 asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p, why))
-    asks.sort(key=lambda a: (-a.score, a.rank, a.target))
+    # scores equal up to rounding (symmetric asks) are ties: rank order, then seat, decide
+    asks.sort(key=lambda a: (-round(a.score, 9), belief.ranks.index(a.rank), a.target))
     if st.to_move() != me and not st.is_over():
         notes.append(turn_note(st.to_move()))
     info = belief.sampling
@@ -571,7 +605,38 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                       error_bound=belief.error_bound, model=belief.model_used, model_asked=belief.model_name,
                       draw_due=None if due is None else due["player"],
                       draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
-                      books_held=st.books_per_seat(), give=belief.options["give"])
+                      books_held=st.books_per_seat(), give=belief.options["give"],
+                      suits=S, draw_rank=_draw_rank(hold, mine, st.stock_count) if phase == 1 and not asks else None)
+
+
+def _cards_words(x: float) -> str:
+    """An expected number of cards in words: ``"about 1.4 cards"``, ``"about 1 card"``,
+    ``"less than 0.1 card"``."""
+    if x < 0.05:
+        return "less than 0.1 card"
+    n = f"{x:.1f}".rstrip("0").rstrip(".")
+    return f"about {n} card{'' if n == '1' else 's'}"
+
+
+def _some(d: dict[int, float]) -> float:
+    """The chance of at least one card from a count distribution ``{count: probability}``
+    (counts of probability 0 left out): exactly 0 when no count above 0 is possible, exactly 1
+    when 0 is not, else ``1 - P(0)`` (a sum of floating-point chances would leave a rounding
+    error at either end: "<1%" for an impossible ask)."""
+    if not any(c > 0 for c in d):
+        return 0.0
+    return 1.0 - float(d.get(0, 0.0))
+
+
+def _draw_rank(hold: dict, mine: list[str], stock: int) -> tuple[str, float] | None:
+    """``(rank, chance)``: of the ranks ``mine``, the one whose card is likeliest to be drawn
+    next from a stock of ``stock`` cards (its expected count there over ``stock``), or
+    ``None`` (no stock, no rank)."""
+    if not stock or not mine:
+        return None
+    per = hold.get("stock", {})
+    best = max(mine, key=lambda r: (sum(c * q for c, q in per.get(r, {}).items()), -mine.index(r)))
+    return best, min(1.0, sum(c * q for c, q in per.get(best, {}).items()) / stock)
 
 
 def _hand_text(hand: list[str]) -> str:

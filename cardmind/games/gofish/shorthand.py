@@ -36,13 +36,20 @@ _BOOK = {"books", "book", "booked", "lays"}
 _YES = {"got", "yes", "gets", "hit"}
 _NO = {"no", "nothing", "miss"}
 _FILLER = {"for", "the", "of", "any"}
+#: ranks by name, as a card player says them (and the advice writes them): singular and plural
+_RANK_NAMES = {name: r for r, names in {
+    "2": ("two", "twos", "deuce", "deuces"), "3": ("three", "threes", "trey", "treys"), "4": ("four", "fours"),
+    "5": ("five", "fives"), "6": ("six", "sixes"), "7": ("seven", "sevens"), "8": ("eight", "eights"),
+    "9": ("nine", "nines"), "T": ("ten", "tens"), "J": ("jack", "jacks"), "Q": ("queen", "queens"),
+    "K": ("king", "kings"), "A": ("ace", "aces")}.items() for name in names}
 
 
 class GoFishShorthand(Shorthand):
     """The short notation of Bulgarian Go Fish (see the module docstring and ``forms``).
 
     Seats are numbers (``me`` is the player's own seat); a rank is written ``7``, ``10`` or
-    ``T``, ``J``, ``Q``, ``K``, ``A`` (a plural ``7s`` is read as the rank too); cards as in
+    ``T``, ``J``, ``Q``, ``K``, ``A`` (a plural ``7s`` is read as the rank too, and so is its
+    name, singular or plural, as the advice writes it: ``kings``, ``sevens``, ``ten``); cards as in
     records (``7H``, ``10S``). Every method takes the player's view
     (:class:`~cardmind.games.gofish.state.GoFishState` with an ``observer``) and leaves it as
     it is.
@@ -144,7 +151,7 @@ class GoFishShorthand(Shorthand):
                 raise ShorthandError("whole books are asked for only in phase 2 (option phase2, once the cards "
                                      f"run out); now ask for cards, for example {example}")
             if len(answer) != 1 or answer[0] not in _YES | _NO:
-                raise ShorthandError(f"phase 2: say whether seat {target} handed the book over, for example "
+                raise ShorthandError(f"phase 2: say whether {_who(target, state)} handed the book over, for example "
                                      f"'{asker} asks {target} book {rank} yes' or '... no'")
             return {"kind": "ask_book", "asker": asker, "target": target, "rank": rank,
                     "success": answer[0] in _YES}
@@ -159,7 +166,7 @@ class GoFishShorthand(Shorthand):
         if head in _YES:
             answer = more
         elif not _is_card(head):
-            raise ShorthandError(f"after the rank say what seat {target} handed over ('got' and the cards) or "
+            raise ShorthandError(f"after the rank say what {_who(target, state)} handed over ('got' and the cards) or "
                                  f"'no', for example '{asker} asks {target} {rank} got {rank}H' or "
                                  f"'{asker} asks {target} {rank} no', not {head!r}")
         if len(answer) == 1 and answer[0].isdigit():
@@ -184,7 +191,14 @@ class GoFishShorthand(Shorthand):
 
     @staticmethod
     def _rank(word: str, state) -> str:
-        for w in (word, word[:-1] if len(word) > 1 and word.endswith("s") else None):
+        """The rank ``word`` names: ``7``, ``7s``, ``10``, ``T``, ``K``, or a name (``kings``,
+        ``king``, ``sevens``, ``tens``, ``aces``...: what the advice says).
+
+        Raises:
+            ShorthandError: not a rank, or not one of this game's ranks.
+        """
+        named = _RANK_NAMES.get(word.lower())
+        for w in ((named,) if named else (word, word[:-1] if len(word) > 1 and word.endswith("s") else None)):
             if w is None:
                 continue
             try:
@@ -194,8 +208,8 @@ class GoFishShorthand(Shorthand):
             if r in state.ranks:
                 return r
             raise ShorthandError(f"{word!r} is not a rank of this game (ranks {' '.join(state.ranks)})")
-        raise ShorthandError(f"expected a rank (2-9, 10 or T, J, Q, K, A), not {word!r}, for example "
-                             f"'2 asks 0 7 no'")
+        raise ShorthandError(f"expected a rank (2-9, 10 or T, J, Q, K, A, or its name: kings, sevens...), not "
+                             f"{word!r}, for example '2 asks 0 7 no'")
 
     @staticmethod
     def _card(word: str, what: str) -> str:
@@ -209,6 +223,7 @@ class GoFishShorthand(Shorthand):
         """The events of ``intent`` at ``st`` (the rules are checked by the caller)."""
         kind = intent["kind"]
         me = st.observer
+        self._basics(intent, st)
         if kind == "ask":
             a, t, r = intent["asker"], intent["target"], intent["rank"]
             given = intent["given"]
@@ -261,6 +276,79 @@ class GoFishShorthand(Shorthand):
             raise ShorthandError(f"seat {p}'s book of {rank}s cannot be written: {why}; type '{p} books'")
         return [{"type": "book", "player": p, "rank": None if w is not None or st.opening else rank}]
 
+    @staticmethod
+    def _basics(intent: dict[str, Any], st) -> None:
+        """Refuse an ask or a draw that cannot come now by the rules' basics, before any
+        detail of its answer is asked for (whose turn it is, a draw that is due, the seat
+        asked, the rank; the player's own card drawn), in the player's words ("you" for its
+        own seat). What passes is checked in full by the rules afterwards.
+
+        Raises:
+            ShorthandError: one sentence saying why, and what comes instead.
+        """
+        kind = intent["kind"]
+        if kind not in ("ask", "draw"):
+            return
+        me = st.observer
+        if st.over:
+            raise ShorthandError("the game is over")
+        s2 = st._settled()
+        m = s2.must_draw
+
+        def who(s: int) -> str:
+            return "you" if s == me else f"seat {s}"
+
+        if kind == "draw":
+            p, card = intent["player"], intent["card"]
+            if m is None:
+                raise ShorthandError("no draw is due now (a player draws after a refused ask, or on turn with no "
+                                     "cards or nobody to ask): "
+                                     + ("it is your turn" if s2.turn == me else f"it is seat {s2.turn}'s turn"))
+            q = m["player"]
+            if p != q:
+                how = f"type '{q} draws CARD'" if q == me else f"type '{q} draws'"
+                whose = "your" if q == me else f"seat {q}'s"
+                not_whose = "yours" if p == me else f"seat {p}'s"
+                raise ShorthandError(f"it is {whose} draw, not {not_whose}: {how}")
+            if card is None:
+                return
+            holder = st._holder(card)
+            if p == me and holder == me:
+                raise ShorthandError(f"you already hold {card}: type the card you drew")
+            if holder is not None and holder != p:
+                where = "you hold it" if holder == me else f"seat {holder} holds it (everyone saw it)"
+                raise ShorthandError(f"{who(p)} cannot have drawn {card}: {where}")
+            if card[0] in st.book_at:
+                raise ShorthandError(f"{who(p)} cannot have drawn {card}: the book of {_plural(card[0])} has been "
+                                     f"laid")
+            return
+        a, t, r = intent["asker"], intent["target"], intent["rank"]
+        if m is not None:
+            q = m["player"]
+            how = f"type '{q} draws CARD'" if q == me else f"type '{q} draws'"
+            raise ShorthandError(f"{who(q)} must draw from the stock first: {how}")
+        if a != s2.turn:
+            if s2.turn == me:
+                raise ShorthandError(f"it is your turn, so seat {a} cannot ask now")
+            raise ShorthandError(f"it is seat {s2.turn}'s turn, so {who(a)} cannot ask now")
+        if a == t:
+            raise ShorthandError("you cannot ask yourself" if a == me else f"seat {a} cannot ask itself")
+        if st.sizes[t] == 0:
+            raise ShorthandError(f"{who(t)} {'have' if t == me else 'has'} no cards, so cannot be asked")
+        if r in st.book_at:
+            raise ShorthandError(f"the book of {_plural(r)} has been laid: nobody can ask for them")
+        if a == me and st.holds_rank(me, r) == 0:
+            held = sorted({c[0] for c in st.hands[me]}, key=st.ranks.index)
+            raise ShorthandError(f"you hold no {_plural(r)}: ask for a rank you hold"
+                                 + (f" ({', '.join(held)})" if held else ""))
+        for c in intent["given"] or ():
+            if c[0] != r:
+                continue   # the rules say it: a card of another rank
+            if t == me and c not in st.hands[me]:
+                raise ShorthandError(f"you do not hold {c}: type the {r} you handed over, or '{a} asks {t} {r}'")
+            if t != me and st._holder(c) == me:
+                raise ShorthandError(f"you hold {c}, so seat {t} cannot have handed it over")
+
     def given(self, st, asker: int, target: int, rank: str, count: int | None) -> list[str]:
         """The cards handed over for an ask typed without them (``got N``, ``got``, or no
         answer when the player is asked), when what the player knows fixes them; else a
@@ -308,8 +396,9 @@ class GoFishShorthand(Shorthand):
             raise ShorthandError(f"an asked player hands over one card here (give \"one\"), not {count}: for "
                                  f"example {example}")
         if count > len(cands):
-            where = "you hold" if target == me else f"seat {target} can hold"
-            raise ShorthandError(f"seat {target} cannot hand over {count} {rank}s: {where} at most {len(cands)}")
+            if target == me:
+                raise ShorthandError(f"you cannot hand over {count} {rank}s: you hold {len(cands)}")
+            raise ShorthandError(f"seat {target} cannot hand over {count} {rank}s: it can hold at most {len(cands)}")
         if count == len(cands):
             return cands
         if give_all and count == len(forced):
@@ -480,6 +569,18 @@ class GoFishShorthand(Shorthand):
         cards = [r + s for r in ranks for s in st.suits]
         return (["asks", "draws", "books", "got", "no", "nothing", "book", "yes", "me"]
                 + [str(s) for s in range(st.players)] + ranks + cards)
+
+
+def _who(seat: int, state) -> str:
+    """``"you"`` for the player's own seat, else ``"seat N"``."""
+    return "you" if seat == state.observer else f"seat {seat}"
+
+
+def _plural(r: str) -> str:
+    """A rank in the plural as the advice writes it (``"7s"``, ``"10s"``, ``"kings"``)."""
+    from .hints import rank_plural  # noqa: PLC0415
+
+    return rank_plural(r)
 
 
 def _is_card(word: str) -> bool:
