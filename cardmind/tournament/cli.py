@@ -45,6 +45,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "(alpha = beta = 0.05)")
     p.add_argument("--max-actions", type=int, default=None, metavar="K",
                    help="stop a game after K actions and score it as a draw (default 3000)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local",
+                   help="where the games are played: 'local' (this machine: --jobs processes) or 'ray' "
+                        "(Ray tasks: a local Ray instance of --jobs CPUs, or the cluster at --address; "
+                        "needs pip install 'cardmind[ray]')")
+    p.add_argument("--address", default=None, metavar="ADDRESS",
+                   help="with --executor ray: an existing Ray cluster ('auto', 'ray://HOST:10001')")
     p.add_argument("--resume", action="store_true", help="continue the tournament in --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar or live standings on stderr")
     p.add_argument("--json", action="store_true", help="print summary.json on stdout instead of the table")
@@ -76,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     summary = run_tournament(
         args.game, args.agents.split(","), games=args.games, jobs=args.jobs, seed=args.seed, out_dir=args.out,
         options=_json_arg(args.options, "--options"), settings=_json_arg(args.settings, "--settings"),
-        sprt=args.sprt, quiet=args.quiet, resume=args.resume, **extra)
+        sprt=args.sprt, quiet=args.quiet, resume=args.resume, executor=args.executor, address=args.address,
+        **extra)
     if args.json:
         print(json.dumps(summary, indent=1))
         return _all_forfeited(summary)

@@ -158,9 +158,34 @@ def traceback_name(game_id: int) -> str:
 
 def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
     """Play scheduled game ``(id, deal, seats)`` in this process (after :func:`init_worker`),
-    write its complete record and return its ``results.jsonl`` line (a dict)."""
+    write its complete record (and the traceback of a forfeit) into the output folder and
+    return its ``results.jsonl`` line (a dict)."""
+    line, files = play_task(task)
+    write_files(_CTX["out_dir"], files)
+    return line
+
+
+def write_files(out_dir: str | os.PathLike, files: Mapping[str, str]) -> None:
+    """Write ``files`` (``{path relative to out_dir: text}``, as :func:`play_task` returns
+    them) under ``out_dir``, each atomically (a temporary file, then a rename).
+
+    Raises:
+        OSError: a file that cannot be written."""
+    for rel, text in files.items():
+        path = os.path.join(out_dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".tmp", "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(path + ".tmp", path)
+
+
+def play_task(task: tuple[int, int, tuple[int, ...]]) -> tuple[dict, dict[str, str]]:
+    """Play scheduled game ``(id, deal, seats)`` in this process (after :func:`init_worker`)
+    and return its ``results.jsonl`` line (a dict) and the files it leaves: ``{path relative
+    to the output folder: text}`` (its record; the traceback of a forfeit). Writes nothing,
+    so that it can run on a machine that does not see the output folder (a Ray worker)."""
     from ..agents.match import play_game  # noqa: PLC0415
-    from ..records import Record, write_record  # noqa: PLC0415
+    from ..records import Record, record_lines  # noqa: PLC0415
 
     ctx = _CTX
     assert ctx is not None, "init_worker was not called"
@@ -183,7 +208,7 @@ def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
         _, header = game.initial_state(ctx["options"], deal_rng(ctx["seed"], deal))
         rec = Record(game, dict(ctx["options"]), header, [], "<match>", [])
     rec.header["names"] = names
-    write_record(os.path.join(ctx["out_dir"], record_name(game_id)), rec)
+    files = {record_name(game_id): "\n".join(record_lines(rec)) + "\n"}
 
     teams = ctx["teams"]
     forfeit = None if mr is None else mr.forfeit
@@ -206,12 +231,8 @@ def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
     tb_file = None
     if forfeit is not None and mr.forfeit_traceback:
         tb_file = traceback_name(game_id)
-        path = os.path.join(ctx["out_dir"], tb_file)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path + ".tmp", "w", encoding="utf-8") as fh:
-            fh.write(f"game {game_id} (deal {deal}): agent {names[forfeit]!r} at seat {forfeit} forfeited: "
-                     f"{reason}\n\n{mr.forfeit_traceback}")
-        os.replace(path + ".tmp", path)
+        files[tb_file] = (f"game {game_id} (deal {deal}): agent {names[forfeit]!r} at seat {forfeit} forfeited: "
+                          f"{reason}\n\n{mr.forfeit_traceback}")
     return {
         "id": game_id, "deal": deal, "seats": names, "outcome": outcome, "scores": scores,
         "forfeit": forfeit, "forfeit_agent": None if forfeit is None else names[forfeit],
@@ -220,7 +241,7 @@ def play_scheduled(task: tuple[int, int, tuple[int, ...]]) -> dict:
         "actions": [0] * n if mr is None else list(mr.actions),
         "think": [0.0] * n if mr is None else [round(t, 6) for t in mr.think_time],
         "events": len(rec.events), "wall": round(wall, 6), "record": record_name(game_id),
-    }
+    }, files
 
 
 def _jsonable(obj: Any) -> Any:
@@ -301,7 +322,7 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
                    out_dir: str | os.PathLike | None = None, options: Mapping[str, Any] | None = None,
                    sprt: tuple[float, float] | None = None, quiet: bool = True, resume: bool = False,
                    settings: Mapping[str, Mapping[str, Any]] | None = None, max_actions: int = DEFAULT_MAX_ACTIONS,
-                   console=None) -> dict:
+                   console=None, executor: str = "local", address: str | None = None) -> dict:
     """Play a duplicate tournament and return its summary (also written to ``summary.json``).
 
     Args:
@@ -324,6 +345,12 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
             a draw for every seat (counted in ``errors``): agents that keep asking in circles
             must not stall the tournament.
         console: a ``rich.console.Console`` for the progress display (default: stderr).
+        executor: ``"local"`` (this process with ``jobs`` 1, else a pool of ``jobs`` worker
+            processes) or ``"ray"``: the games as Ray tasks (:mod:`.ray_executor`), on a local
+            Ray instance of ``jobs`` CPUs started for the run or on the cluster at
+            ``address``. The results are the same for the same seed.
+        address: with ``executor="ray"``, an existing Ray cluster (``"auto"``,
+            ``"ray://HOST:10001"``); None starts a local instance.
 
     Returns:
         The summary dict (``docs/tournament.md``); ``summary["out_dir"]`` is the folder.
@@ -332,6 +359,14 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
         TournamentError, OptionError: a tournament that cannot run as asked.
     """
     t_start = time.perf_counter()
+    if executor not in ("local", "ray"):
+        raise TournamentError(f"unknown executor {executor!r}: 'local' or 'ray'")
+    if address is not None and executor != "ray":
+        raise TournamentError("--address names a Ray cluster: it needs --executor ray")
+    if executor == "ray":
+        from .ray_executor import check_ray  # noqa: PLC0415
+
+        check_ray()
     ctx = _prepare(game_name, agent_specs, options, settings, seed)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
@@ -400,7 +435,11 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
 
         tasks = ((i, schedule.game(i).deal, schedule.game(i).seats) for i in todo)
         if todo:
-            if jobs == 1 or len(todo) == 1:
+            if executor == "ray":
+                from .ray_executor import run_ray  # noqa: PLC0415
+
+                run_ray(ctx, tasks, finished, jobs, display, address)
+            elif jobs == 1 or len(todo) == 1:
                 _run_serial(ctx, tasks, finished, display)
             else:
                 _run_parallel(ctx, tasks, finished, jobs, display)
@@ -409,6 +448,7 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     summary = summarize(schedule, labels, done, sprt=sprt, specs=ctx["specs"], game=ctx["game"],
                         options=ctx["options"], seed=seed, games_requested=games, monitor=monitor)
     summary["timing"] = _timing(schedule, done, labels, sprt, play_seconds, played, jobs, monitor)
+    summary["timing"]["executor"] = executor
     summary["timing"]["wall_seconds"] = round(time.perf_counter() - t_start, 3)
     summary["out_dir"] = os.fspath(out)
     tmp = out / (SUMMARY + ".tmp")
