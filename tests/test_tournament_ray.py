@@ -207,3 +207,20 @@ def test_without_ray_the_ray_executor_fails_at_once(tmp_path):
     assert "pip install 'cardmind[ray]'" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "t").exists()  # it failed before creating anything
     assert time.monotonic() - t0 < 60
+
+
+def test_a_worker_that_cannot_load_an_agent_stops_the_run_with_its_reason(tmp_path):
+    # an agent module that imports in the driver but not on the Ray workers, as on a cluster
+    # whose workers lack the package
+    (tmp_path / "mybots.py").write_text(
+        "import sys\n"
+        "if 'default_worker' in sys.argv[0]:\n"
+        "    raise ModuleNotFoundError(\"No module named 'mybots' on this worker\")\n"
+        "from cardmind.games.literature.agents.base import RandomAgent as Bot\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    r = tournament("literature", "--agents", "mybots:Bot,random", "--games", "4", "--executor", "ray",
+                   "--jobs", "1", "--out", str(tmp_path / "t"), env=env, check=False)
+    assert r.returncode == 2, r.stderr
+    assert "failed on a Ray worker" in r.stderr and "No module named 'mybots' on this worker" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr

@@ -16,6 +16,7 @@ raises at once with that advice.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -78,7 +79,9 @@ def run_ray(ctx: dict, tasks: Iterator[tuple[int, int, tuple[int, ...]]], finish
 
     started = False
     if not ray.is_initialized():
-        os.environ.setdefault("RAY_ACCEPT_CLUSTER_SETUP_WARNINGS", "1")
+        # Ray's notice that a local instance uses token authentication (its default) is not
+        # news to a tournament's user: keep stderr to the tournament's own lines
+        logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
         try:
             if address is None:
                 ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, configure_logging=False)
