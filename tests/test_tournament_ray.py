@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from plugin_env import plugin_env
+from .plugin_env import plugin_env
 
 if os.environ.get("CI"):
     import ray  # noqa: F401 - CI installs the ray extra: a missing Ray is a failure there
