@@ -16,8 +16,9 @@ How the section is made (no game is named here; everything is asked of the
   resolves each action (``apply``), and every event is passed to every player session as
   that seat sees it (``event``, with the referee's ``redacted`` view).
 * The first ``apply`` of each action type, and the first ``event`` of each event type (sent
-  to a seat other than the one who acted, so that a hidden card shows as ``null`` where
-  the rules hide it), are quoted as they were sent and answered (``id`` left out).
+  to the first seat whose view of it hides something, so that a hidden card shows as
+  ``null``; else to the seat after the one who acted), are quoted as they were sent and
+  answered (``id`` left out).
 * The games are played with :data:`AGENTS` (the built-in players) on :data:`SEEDS`, first
   with the game's default options, then with each boolean option that is off by default
   turned on (for event types that only such an option makes), until every event type of
@@ -146,10 +147,12 @@ def _play(client: EngineClient, game: Game, options: dict, seed: int, agent: str
         if reply.get("notice") is not None:
             for s in range(n):
                 client.request("notice", session=sessions[s], notice=reply["notice"])
-        watcher = (seat + 1) % n   # a seat other than the actor: it sees what the rules show it
         for i, e in enumerate(reply["events"]):
+            views = [reply["redacted"].get(str(s), reply["events"])[i] for s in range(n)]
+            # quote a seat that sees less than the complete event, if any: it shows what is hidden
+            watcher = next((s for s in range(n) if views[s] != e), (seat + 1) % n)
             for s in range(n):
-                view = reply["redacted"].get(str(s), reply["events"])[i]
+                view = views[s]
                 request, answer = req("event", session=sessions[s], event=view)
                 if s == watcher and view["type"] not in ex.events:
                     ex.events[view["type"]] = Example(request, answer)
@@ -276,7 +279,8 @@ def section() -> str:
              "hand: `--write` updates it, and the docs tests check it): the requests and replies are real, "
              "from seeded games played through the engine by the built-in players, a referee session "
              "`ref` and one player session per seat (`seat0`, `seat1`, ...). Each `event` example is sent "
-             "to a seat other than the one who acted, so it shows what that seat may see. The `id` is left out.")
+             "to a seat whose view hides part of the event where there is one (a hidden card is `null`), "
+             "else to the seat after the one who acted. The `id` is left out.")
     return "\n".join([intro, "", *(game_section(name) for name in game_names())]).rstrip("\n") + "\n"
 
 
