@@ -183,6 +183,7 @@ def test_three_player_table_pairs_come_from_the_finishing_order():
     ab = pairs[("A", "B")]
     assert (ab["wins"], ab["draws"], ab["losses"]) == (2, 0, 1)
     assert ab["unit_scores"] == {f"{2 / 3:g}": 1}
+    assert ab["points_per_game"] == pytest.approx([-400 / 3, -650 / 3], abs=1e-4)   # both, in the games they met
     ac = pairs[("A", "C")]
     assert (ac["wins"], ac["draws"], ac["losses"]) == (0, 0, 3)
     a, b = s["agents"]["A"], s["agents"]["B"]

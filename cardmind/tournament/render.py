@@ -61,11 +61,12 @@ def standings_table(summary: dict):
     if len(summary.get("pairs", ())) > 1:
         p = Table(title="pairs (first agent's view, by finishing order)", title_justify="left",
                   show_edge=False, pad_edge=False)
-        for col in ("pair", "games", "W-D-L", "Elo (95% CI)"):
+        for col in ("pair", "games", "W-D-L", "points/game", "Elo (95% CI)"):
             p.add_column(col, justify="left" if col == "pair" else "right")
         for pr in summary["pairs"]:
+            pts = pr.get("points_per_game")
             p.add_row(" vs ".join(pr["agents"]), str(pr["games"]), f"{pr['wins']}-{pr['draws']}-{pr['losses']}",
-                      _elo_cell(pr))
+                      "-" if pts is None else f"{pts[0]:.2f} / {pts[1]:.2f}", _elo_cell(pr))
         parts.append(p)
     s = summary.get("sprt")
     if s:

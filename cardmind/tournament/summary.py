@@ -237,6 +237,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
     forfeits = [0] * k
     reasons: list[list[str]] = [[] for _ in range(k)]
     pair_wdl: dict[tuple[int, int], list[int]] = {}
+    pair_points: dict[tuple[int, int], list[tuple[float, float]]] = {}
     actions_len, events_len = [], []
     n_forfeit = n_error = 0
     error_reasons: list[str] = []
@@ -278,6 +279,11 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
                 by_agent.setdefault(index[name], []).append(sc)
             for a, scs in by_agent.items():
                 points[a].append(math.fsum(scs) / len(scs))
+            met = sorted(by_agent)
+            for ai, a in enumerate(met):
+                for b in met[ai + 1:]:
+                    pair_points.setdefault((a, b), []).append(
+                        (math.fsum(by_agent[a]) / len(by_agent[a]), math.fsum(by_agent[b]) / len(by_agent[b])))
             actions_len.append(sum(line["actions"]))
             events_len.append(line["events"])
 
@@ -335,6 +341,9 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
             dist[key] = dist.get(key, 0) + 1
         pairs.append({
             "agents": [labels[a], labels[b]], "games": sum(w), "wins": w[0], "draws": w[1], "losses": w[2],
+            "points_per_game": ([_num(statistics.fmean(p[0] for p in pair_points[(a, b)]), 4),
+                                 _num(statistics.fmean(p[1] for p in pair_points[(a, b)]), 4)]
+                                if pair_points.get((a, b)) else None),
             "units": len(units), "unit_scores": {f"{v:g}": c for v, c in sorted(dist.items())},
             "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
             "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
