@@ -527,3 +527,27 @@ def test_the_settings_examples_of_the_help_and_the_docs_are_accepted():
         _prepare("literature", ["belief", "peer"], None, json.loads(text), 0)
     with pytest.raises(TournamentError, match="no setting 'samples'"):
         _prepare("literature", ["belief", "peer"], None, {"belief": {"samples": 100}}, 0)
+
+
+def test_summary_png_draws_the_fair_share_and_a_points_panel(tmp_path):
+    """Issue 25: a three-player point game: the fair-share line at 1/3 (not 0.5) and a third
+    panel with the points per game of every agent."""
+    from cardmind.tournament.plot import plot_summary
+
+    def agent(wr, fair, pts):
+        return {"win_rate": wr, "win_rate_ci95": [max(wr - 0.1, 0), min(wr + 0.1, 1)], "elo": 0.0,
+                "elo_ci95": [-50.0, 50.0], "mean_unit_score": 0.5, "unit_score_se": 0.05, "units": 10,
+                "fair_share": fair, "points_per_game": pts}
+
+    summary = {"game": "carioca", "games": 30, "seed": 0, "sprt": None, "agents": {
+        "belief": agent(0.5, 1 / 3, -150.0), "peer": agent(0.3, 1 / 3, -308.0), "random": agent(0.2, 1 / 3, -393.0)}}
+    fig = plot_summary(summary, tmp_path / "s.png")
+    ax1, _, ax3 = fig.axes
+    vertical = [line.get_xdata()[0] for line in ax1.get_lines()
+                if len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]]
+    assert vertical and all(x == pytest.approx(1 / 3) for x in vertical)   # no line at 0.5
+    assert "fair share 33.3%" in " ".join(t.get_text() for t in ax1.texts)
+    widths = sorted(p.get_width() for p in ax3.patches)
+    assert widths == [-393.0, -308.0, -150.0]
+    summary["agents"] = {k: {**v, "points_per_game": None} for k, v in summary["agents"].items()}
+    assert len(plot_summary(summary, tmp_path / "t.png").axes) == 2      # no points: two panels

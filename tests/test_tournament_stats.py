@@ -161,3 +161,46 @@ def test_summary_forfeit_scoring_and_incomplete_deals():
     done[1] = _line(1, 0, seats1, [0.5] * 6)
     s = summarize(sch, labels, done)
     assert s["agents"]["A"]["units"] == 1 and s["agents"]["A"]["mean_unit_score"] == 0.75
+
+
+def test_three_player_table_pairs_come_from_the_finishing_order():
+    """Issue 25: at a three-player point game where C wins, A and B both lose the game but not
+    to each other: the one with more points finished ahead. "Both lost" is no draw."""
+    sch = make_schedule(3, 3, None, 3)   # one deal, three rotations of A B C
+    labels = ["A", "B", "C"]
+    # per game: C wins; A always finishes second (-100) ahead of B (-300), except in the
+    # last game, where B (-50) finishes ahead of A (-200)
+    plan = [{"A": -100.0, "B": -300.0, "C": 0.0}, {"A": -100.0, "B": -300.0, "C": 0.0},
+            {"A": -200.0, "B": -50.0, "C": 0.0}]
+    done = {}
+    for gid, pts in enumerate(plan):
+        g = sch.game(gid)
+        seats = [labels[a] for a in g.seats]
+        done[gid] = _line(gid, 0, seats, [1.0 if n == "C" else 0.0 for n in seats],
+                          scores=[pts[n] for n in seats])
+    s = summarize(sch, labels, done)
+    pairs = {tuple(p["agents"]): p for p in s["pairs"]}
+    ab = pairs[("A", "B")]
+    assert (ab["wins"], ab["draws"], ab["losses"]) == (2, 0, 1)
+    assert ab["unit_scores"] == {f"{2 / 3:g}": 1}
+    assert ab["points_per_game"] == pytest.approx([-400 / 3, -650 / 3], abs=1e-4)   # both, in the games they met
+    ac = pairs[("A", "C")]
+    assert (ac["wins"], ac["draws"], ac["losses"]) == (0, 0, 3)
+    a, b = s["agents"]["A"], s["agents"]["B"]
+    assert (a["wins"], a["draws"], a["losses"]) == (0, 0, 3)          # nobody but C won a game
+    assert a["points_per_game"] == pytest.approx(-400 / 3) and b["points_per_game"] == pytest.approx(-650 / 3)
+    assert a["fair_share"] == pytest.approx(1 / 3) and s["agents"]["C"]["win_rate"] == 1.0
+    # A's own unit: per game the mean of its pair scores (B, C): (1+0)/2, (1+0)/2, (0+0)/2
+    assert a["mean_unit_score"] == pytest.approx((0.5 + 0.5 + 0.0) / 3, abs=1e-6)
+    assert b["mean_unit_score"] == pytest.approx((0.0 + 0.0 + 0.5) / 3, abs=1e-6)
+
+
+def test_fair_share_counts_seats_and_teams():
+    from cardmind.tournament.summary import fair_share
+
+    index = {"A": 0, "B": 1}
+    line = {"seats": ["A", "B", "A", "B"]}
+    assert fair_share(line, index, 0, None) == 0.5                   # two seats of four
+    assert fair_share({"seats": ["A", "B", "B"]}, index, 0, None) == pytest.approx(1 / 3)
+    assert fair_share({"seats": ["A", "B"] * 3}, index, 1, [0, 1] * 3) == 0.5   # one team of two
+    assert fair_share({"seats": ["A", "B", "A", "B", "A", "B"]}, index, 0, [0, 1, 0, 1, 2, 2]) == pytest.approx(2 / 3)

@@ -1,6 +1,12 @@
 """``summary.png``: win rates and Elo with their 95% intervals (matplotlib, Agg backend).
 
-Every agent of the summary gets a row in both panels. What the numbers cannot show as a
+The win-rate panel marks each agent's **fair share** (``fair_share``: the win rate of equally
+strong players, 1/n for one seat at an n-player table) with a grey tick, and a dashed line at
+it when every agent has the same one. A game scored in points (every game whose summary has
+``points_per_game``: the rummy games, Go Fish books, Literature sets) gets a third panel, the
+points per game of each agent.
+
+Every agent of the summary gets a row in every panel. What the numbers cannot show as a
 point or a bar is drawn and labelled as what it is, never left out or drawn as a full-width
 bar:
 
@@ -80,18 +86,21 @@ def elo_marks(summary: dict) -> list[EloMark]:
 
 
 def plot_summary(summary: dict, path: str | os.PathLike):
-    """Draw the win rate (Wilson 95% interval) and Elo (95% interval from duplicate deals)
-    of every agent of ``summary`` into the PNG file ``path``; return the matplotlib
-    ``Figure`` (see the module docstring for infinite and undefined values)."""
+    """Draw the win rate (Wilson 95% interval, with the fair share), the Elo (95% interval
+    from duplicate deals) and, for a game with points, the points per game of every agent of
+    ``summary`` into the PNG file ``path``; return the matplotlib ``Figure`` (see the module
+    docstring for infinite and undefined values)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
 
     names = list(summary["agents"])
     agents = [summary["agents"][n] for n in names]
     ys = list(range(len(names)))[::-1]
-    fig = Figure(figsize=(11, 1.3 + 0.55 * len(names)), dpi=100)
+    fig = Figure(figsize=(15 if any(a.get("points_per_game") is not None for a in agents) else 11, 1.3 + 0.55 * len(names)), dpi=100)
     FigureCanvasAgg(fig)
-    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    has_points = any(a.get("points_per_game") is not None for a in agents)
+    axes = fig.subplots(1, 3 if has_points else 2, sharey=True)
+    ax1, ax2 = axes[0], axes[1]
 
     for y, a in zip(ys, agents):
         if a["win_rate"] is None:
@@ -100,9 +109,18 @@ def plot_summary(summary: dict, path: str | os.PathLike):
         lo, hi = a["win_rate_ci95"]
         ax1.errorbar([a["win_rate"]], [y], xerr=[[a["win_rate"] - lo], [hi - a["win_rate"]]],
                      fmt="o", color="tab:blue", capsize=4)
-    ax1.axvline(0.5, color="grey", lw=0.8, ls="--")
+    fair = [a.get("fair_share") for a in agents]
+    for y, f in zip(ys, fair):
+        if f is not None:
+            ax1.plot([f, f], [y - 0.3, y + 0.3], color="grey", lw=2)
+    same = {round(f, 6) for f in fair if f is not None}
+    if len(same) == 1:
+        f = same.pop()
+        ax1.axvline(f, color="grey", lw=0.8, ls="--")
+        ax1.text(f, len(names) - 0.45, f"fair share {f:.0%}" if f * 100 == round(f * 100) else
+                 f"fair share {f:.1%}", ha="center", va="bottom", fontsize=8, color="grey")
     ax1.set_xlim(0, 1)
-    ax1.set_xlabel("win rate (draws = half), 95% Wilson interval")
+    ax1.set_xlabel("win rate (draws = half), 95% Wilson interval; grey: fair share")
     ax1.set_yticks(ys, names)
 
     marks = elo_marks(summary)
@@ -133,6 +151,21 @@ def plot_summary(summary: dict, path: str | os.PathLike):
     ax2.set_xlim(-span * 1.04, span * 1.04)
     ax2.set_xlabel("Elo vs the field, 95% interval over deals (arrows: to infinity)")
     ax1.set_ylim(-0.7, len(names) - 0.3)
+    if has_points:
+        ax3 = axes[2]
+        pts = [a.get("points_per_game") for a in agents]
+        for y, v in zip(ys, pts):
+            if v is None:
+                ax3.text(0.0, y, "no points", ha="center", va="center", color="grey")
+                continue
+            ax3.barh([y], [v], color="tab:green", height=0.5)
+            ax3.text(v, y, f" {v:.1f} ", ha="left" if v >= 0 else "right", va="center", fontsize=8)
+        vals = [v for v in pts if v is not None] + [0.0]
+        lo, hi = min(vals), max(vals)
+        pad = max(hi - lo, 1.0) * 0.25
+        ax3.set_xlim(lo - pad if lo < 0 else 0, hi + pad if hi > 0 else 0)
+        ax3.axvline(0.0, color="grey", lw=0.8)
+        ax3.set_xlabel("points per game (the game's score, higher is better)")
 
     title = f"{summary.get('game') or ''}: {summary['games']} games, seed {summary.get('seed')}"
     s = summary.get("sprt")

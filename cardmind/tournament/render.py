@@ -43,6 +43,7 @@ def standings_table(summary: dict):
     t.add_column("games", justify="right")
     t.add_column("W-D-L", justify="right")
     t.add_column("win rate (95% CI)", justify="right")
+    t.add_column("fair", justify="right")
     t.add_column("decided", justify="right")
     t.add_column("Elo (95% CI)", justify="right")
     t.add_column("points/game", justify="right")
@@ -51,18 +52,21 @@ def standings_table(summary: dict):
     for name, a in rows:
         t.add_row(name, str(a["games"]), f"{a['wins']}-{a['draws']}-{a['losses']}",
                   f"{_pct(a['win_rate'])} {_ci(a['win_rate_ci95'], _pct)}",
+                  _pct(a.get("fair_share")),
                   _pct(a["decided_win_rate"]),
                   _elo_cell(a),
                   "-" if a["points_per_game"] is None else f"{a['points_per_game']:.2f}",
                   str(a["forfeits"]))
     parts = [t]
     if len(summary.get("pairs", ())) > 1:
-        p = Table(title="pairs (first agent's view)", title_justify="left", show_edge=False, pad_edge=False)
-        for col in ("pair", "games", "W-D-L", "Elo (95% CI)"):
+        p = Table(title="pairs (first agent's view, by finishing order)", title_justify="left",
+                  show_edge=False, pad_edge=False)
+        for col in ("pair", "games", "W-D-L", "points/game", "Elo (95% CI)"):
             p.add_column(col, justify="left" if col == "pair" else "right")
         for pr in summary["pairs"]:
+            pts = pr.get("points_per_game")
             p.add_row(" vs ".join(pr["agents"]), str(pr["games"]), f"{pr['wins']}-{pr['draws']}-{pr['losses']}",
-                      _elo_cell(pr))
+                      "-" if pts is None else f"{pts[0]:.2f} / {pts[1]:.2f}", _elo_cell(pr))
         parts.append(p)
     s = summary.get("sprt")
     if s:

@@ -9,8 +9,13 @@ Scoring (``docs/tournament.md`` explains it with examples):
 * A **forfeit** (an agent raised or returned an illegal action) scores 0 for every seat of
   the forfeiting agent (its team, in a team game) and 1 for every other seat; a forfeited
   game has no points and no length.
-* The **pairwise score** of agent A against B in a game they both play is
-  ``0.5 + (outcome_A - outcome_B) / 2`` (1, 0.5 or 0 in Literature).
+* The **pairwise score** of agent A against B in a game they both play comes from their
+  **finishing order** (:func:`agent_places`): 1 when A's best seat finished ahead of B's, 0.5
+  when level, 0 when behind. A seat finishes ahead of another when its outcome is better, or,
+  with the same outcome, when it scored more points (``Result.scores``, higher is better). So
+  at a three-player table where a third agent wins, the one of A and B with more points beats
+  the other (both lost the game, but not to each other). In a two-seat or two-team game this
+  is the win, draw or loss of the game itself. The pairs table's W-D-L counts these.
 * A **unit** is one deal: A's unit score against B is the mean pairwise score over the games
   of that deal (for a pair in a team game: the two games, so 0, 0.25, 0.5, 0.75 or 1, the
   pentanomial model); an agent's own unit score is the mean, over its games of the deal, of
@@ -66,9 +71,40 @@ def agent_outcomes(line: Mapping, index: Mapping[str, int]) -> dict[int, float]:
     return out
 
 
-def pair_score(oa: float, ob: float) -> float:
-    """A's pairwise score against B from their outcomes in one game."""
-    return 0.5 + (oa - ob) / 2
+def agent_places(line: Mapping, index: Mapping[str, int]) -> dict[int, tuple[float, float]]:
+    """``{agent index: (outcome, points)}`` for one results line: the place of each agent's
+    best seat, to compare agents by their finishing order (a larger tuple finished ahead).
+
+    The outcome is the agent's from :func:`agent_outcomes` (1 win, 0.5 shared first place,
+    0 loss); the points are those of its best seat (the best outcome, then the most points:
+    ``scores``, higher is better in every game: Literature sets, Go Fish books, Hand and Foot
+    team totals, contract rummy minus the penalty points). A line without scores (a forfeit, a stopped game) compares
+    by outcome only (points 0).
+    """
+    outcomes = agent_outcomes(line, index)
+    scores = line.get("scores")
+    best: dict[int, tuple[float, float]] = {}   # the agent's best seat: (seat outcome, points)
+    for s, (name, o) in enumerate(zip(line["seats"], line["outcome"])):
+        a = index[name]
+        seat = (float(o), 0.0 if scores is None else float(scores[s]))
+        best[a] = max(best.get(a, seat), seat)
+    return {a: (o, best[a][1]) for a, o in outcomes.items()}
+
+
+def fair_share(line: Mapping, index: Mapping[str, int], agent: int, teams: Sequence[int] | None) -> float:
+    """The win rate ``agent`` would have in this game if every seat were equally strong: the
+    share of the table's seats it holds (of its teams, in a team game). 1/3 for one seat at a
+    three-player table, 1/2 for two seats of four or for one team of two; a probability."""
+    held = [s for s, name in enumerate(line["seats"]) if index[name] == agent]
+    if teams is not None:
+        return len({teams[s] for s in held}) / len(set(teams))
+    return len(held) / len(line["seats"])
+
+
+def pair_score(pa: tuple[float, float], pb: tuple[float, float]) -> float:
+    """A's pairwise score against B in one game from their places (:func:`agent_places`):
+    1 when A finished ahead, 0.5 when level, 0 when behind."""
+    return 1.0 if pa > pb else (0.5 if pa == pb else 0.0)
 
 
 def _kind(x: float) -> int:
@@ -101,8 +137,8 @@ class _DealIndex:
 def _pair_unit(lines: Sequence[Mapping], a: int, b: int, index: Mapping[str, int]) -> float:
     scores = []
     for line in lines:
-        o = agent_outcomes(line, index)
-        scores.append(pair_score(o[a], o[b]))
+        p = agent_places(line, index)
+        scores.append(pair_score(p[a], p[b]))
     return math.fsum(scores) / len(scores)
 
 
@@ -193,6 +229,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
     counted = {i: done[i] for i in ids}
 
     wins = [0] * k
+    shares: list[list[float]] = [[] for _ in range(k)]
     draws = [0] * k
     losses = [0] * k
     decided = [0] * k
@@ -200,6 +237,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
     forfeits = [0] * k
     reasons: list[list[str]] = [[] for _ in range(k)]
     pair_wdl: dict[tuple[int, int], list[int]] = {}
+    pair_points: dict[tuple[int, int], list[tuple[float, float]]] = {}
     actions_len, events_len = [], []
     n_forfeit = n_error = 0
     error_reasons: list[str] = []
@@ -207,6 +245,8 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
     for i in ids:
         line = counted[i]
         o = agent_outcomes(line, index)
+        for a in o:
+            shares[a].append(fair_share(line, index, a, schedule.teams))
         for a, x in o.items():
             kind = _kind(x)
             if kind > 0:
@@ -215,10 +255,11 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
                 losses[a] += 1
             else:
                 draws[a] += 1
-        for ai, a in enumerate(o):
-            for b in list(o)[ai + 1:]:
+        places = agent_places(line, index)
+        for ai, a in enumerate(places):
+            for b in list(places)[ai + 1:]:
                 w = pair_wdl.setdefault((a, b), [0, 0, 0])
-                w[1 - _kind(pair_score(o[a], o[b]))] += 1
+                w[1 - _kind(pair_score(places[a], places[b]))] += 1
         if line.get("forfeit_agent") is not None:
             n_forfeit += 1
             f = index[line["forfeit_agent"]]
@@ -238,6 +279,11 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
                 by_agent.setdefault(index[name], []).append(sc)
             for a, scs in by_agent.items():
                 points[a].append(math.fsum(scs) / len(scs))
+            met = sorted(by_agent)
+            for ai, a in enumerate(met):
+                for b in met[ai + 1:]:
+                    pair_points.setdefault((a, b), []).append(
+                        (math.fsum(by_agent[a]) / len(by_agent[a]), math.fsum(by_agent[b]) / len(by_agent[b])))
             actions_len.append(sum(line["actions"]))
             events_len.append(line["events"])
 
@@ -252,8 +298,8 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
             if gids and all(g in counted for g in gids):
                 per_game = []
                 for g in gids:
-                    o = agent_outcomes(counted[g], index)
-                    opp = [pair_score(o[a], o[b]) for b in o if b != a]
+                    p = agent_places(counted[g], index)
+                    opp = [pair_score(p[a], p[b]) for b in p if b != a]
                     per_game.append(math.fsum(opp) / len(opp))
                 agent_units[a].append(math.fsum(per_game) / len(per_game))
         for (a, b), offs in deals.pair_offsets.items():
@@ -273,6 +319,7 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
             "games": n, "wins": wins[a], "draws": draws[a], "losses": losses[a],
             "score": score,
             "win_rate": _num(score / n) if n else None,
+            "fair_share": _num(statistics.fmean(shares[a])) if shares[a] else None,
             "win_rate_ci95": [_num(x) for x in wilson_interval(score, n)] if n else [None, None],
             "decided_games": dec,
             "decided_win_rate": _num(wins[a] / dec) if dec else None,
@@ -294,6 +341,9 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
             dist[key] = dist.get(key, 0) + 1
         pairs.append({
             "agents": [labels[a], labels[b]], "games": sum(w), "wins": w[0], "draws": w[1], "losses": w[2],
+            "points_per_game": ([_num(statistics.fmean(p[0] for p in pair_points[(a, b)]), 4),
+                                 _num(statistics.fmean(p[1] for p in pair_points[(a, b)]), 4)]
+                                if pair_points.get((a, b)) else None),
             "units": len(units), "unit_scores": {f"{v:g}": c for v, c in sorted(dist.items())},
             "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
             "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
