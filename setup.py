@@ -1,5 +1,6 @@
 """Build the optional C fast paths of the belief trackers (cardmind/belief/_blockdp.c for
-Literature, cardmind/games/gofish/draws/_drawdp.c for the Go Fish draw engine).
+Literature, cardmind/games/gofish/draws/_drawdp.c and _compact.c for the Go Fish draw engine
+and its compact sum): three extensions.
 
 The extensions are optional: when no C compiler is available the install still succeeds
 and cardmind uses the pure-Python (numpy) reference implementations (same results, slower).

@@ -13,11 +13,11 @@ Writing your own agent::
     from cardmind.agents import Agent, register_agent
 
     class FirstAsk(Agent):
-        '''Always makes the first legal action (asks before claims).'''
+        '''Always makes the first legal action (every game's state lists them).'''
         name = "first"
 
         def act(self, rng):
-            return self.state.legal_actions(self.seat, claims=False)[0]
+            return self.state.legal_actions(self.seat)[0]
 
     register_agent(FirstAsk)        # now `--agents first,random` works in tournaments
 
