@@ -533,7 +533,7 @@ def _model_line(model: dict[str, Any], verbose: bool = False) -> str:
         return "; ".join(parts) + " — deals weighted by the likelihood of the other players' asks"
     if auto:
         return ("read from the play: " + "; ".join(parts)
-                + ". The chances weigh each deal by how likely it makes the other players' asks")
+                + ". The chances weigh each deal by how likely it makes the other players' asks.")
     return "; ".join(parts) + ": the chances weigh each deal by how likely it makes the other players' asks"
 
 
