@@ -641,10 +641,10 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
                 reason = f"{_pct(p)} chance that seat {t} holds {c} (player model)"
             else:
                 reason = f"{_pct(p)} of consistent deals put {c} at seat {t}"
-                if len(holders) <= 3:
-                    reason += f"; only seats {', '.join(map(str, sorted(holders)))} can still hold it"
-                if (t, name) in asked_in:
-                    reason += f"; seat {t} asked within {name} at event {asked_in[(t, name)] + 1}"
+            if len(holders) <= 3:
+                reason += f"; only seats {', '.join(map(str, sorted(holders)))} can still hold it"
+            if (t, name) in asked_in:
+                reason += f"; seat {t} asked within {name} at event {asked_in[(t, name)] + 1}"
         own = sum(1 for x in set_cards(name) if x in hand)
         score = p + 0.001 * own
         asks.append(AskHint(c, t, p, reason, score, plain))
