@@ -296,8 +296,8 @@ def misses(scores: Scores, groups: list[tuple], row: str) -> list[str]:
                 continue
             for b, (n, mp, ob) in enumerate(reliability(p, y)):
                 if n >= MIN_BIN and abs(mp - ob) > TARGET:
-                    out.append(f"{q}, {label}, {BINS[b]:.1f}-{BINS[b + 1]:.1f}: n {n}, {mp:.2f} / {ob:.2f} "
-                               f"({abs(mp - ob) * 100:.0f} points)")
+                    out.append(f"{q}, {label}, {BINS[b]:.1f}-{BINS[b + 1]:.1f}: n {n}, {mp:.3f} / {ob:.3f} "
+                               f"({abs(mp - ob) * 100:.1f} points)")
     return out
 
 
@@ -312,7 +312,12 @@ def main(argv=None) -> int:
     ap.add_argument("--pairings", default="all", help="comma-separated indices into PAIRINGS, or 'all'")
     ap.add_argument("--no-people", dest="people", action="store_false",
                     help="leave out the people's games (../shared/records/literature-human)")
+    ap.add_argument("--from-raw", type=Path, default=None, metavar="DIR",
+                    help="only write the tables again from the raw predictions an earlier run saved in DIR "
+                         "(its scores.json and run.json)")
     args = ap.parse_args(argv)
+    if args.from_raw is not None:
+        return rewrite_from_raw(args.from_raw, args.out)
     scores = Scores()
     t0 = time.time()
     pairings = PAIRINGS if args.pairings == "all" else [PAIRINGS[int(i)] for i in args.pairings.split(",")]
@@ -341,8 +346,43 @@ def main(argv=None) -> int:
     cmd = (f"python eval/calibration.py literature --games {args.games} --seed {args.seed} --every {args.every}"
            + (f" --pairings {args.pairings}" if args.pairings != "all" else "")
            + ("" if args.people else " --no-people"))
-    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({time.time() - t0:.0f} s)", "", text, "", MARK_END])
-    out = args.out
+    seconds = time.time() - t0
+    (args.raw / "run.json").write_text(json.dumps({"command": cmd, "seconds": seconds,
+                                                   "groups": [label for _, label in groups]}))
+    write_tables(args.out, cmd, seconds, text)
+    print(text)
+    return 0
+
+
+def group_selector(label: str):
+    """The ``select(group)`` of a table row's label (as :func:`main` builds them)."""
+    if label == "all simulated games":
+        return lambda g: not g.startswith("people")
+    if label.startswith("people"):
+        return lambda g: g.startswith("people")
+    players, rest = label.split(" players, ")
+    k0, k1 = rest.split(" v ")
+    return lambda g, x=f"{players}p {k0} v {k1}": g == x
+
+
+def rewrite_from_raw(raw: Path, out: Path) -> int:
+    """Write the tables of an earlier run again from its raw predictions (``scores.json``) and
+    its command, seconds and table groups (``run.json``)."""
+    scores = Scores()
+    scores.data = {tuple(k.split("|")): [tuple(r) for r in v]
+                   for k, v in json.loads((raw / "scores.json").read_text()).items()}
+    meta = json.loads((raw / "run.json").read_text())
+    groups = [(group_selector(label), label) for label in meta["groups"]]
+    text = report(scores, groups, ROWS)
+    write_tables(out, meta["command"], meta["seconds"], text)
+    print(text)
+    return 0
+
+
+def write_tables(out: Path, cmd: str, seconds: float, text: str) -> None:
+    """Put the tables between :data:`MARK_BEGIN` and :data:`MARK_END` of ``out`` (appended
+    when the markers are missing; a new file when there is none)."""
+    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({seconds:.0f} s)", "", text, "", MARK_END])
     if out.exists() and MARK_BEGIN in out.read_text():
         old = out.read_text()
         new = old[:old.index(MARK_BEGIN)] + body + old[old.index(MARK_END) + len(MARK_END):]
@@ -351,8 +391,6 @@ def main(argv=None) -> int:
     else:
         new = "# Calibration of the Literature probabilities\n\n" + body + "\n"
     out.write_text(new)
-    print(text)
-    return 0
 
 
 if __name__ == "__main__":
