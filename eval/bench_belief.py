@@ -127,7 +127,7 @@ def positions_of(info: dict, rec, per_game: int, rng: np.random.Generator) -> li
 
 
 def build(rec, pos) -> LiteratureBelief:
-    b = LiteratureBelief(rec.options, pos["seat"], rec.header["hands"][pos["seat"]])
+    b = LiteratureBelief(rec.options, pos["seat"], rec.header["hands"][pos["seat"]], model="uniform")
     for ev in rec.events[:pos["k"]]:
         b.observe(ev)
     return b

@@ -11,10 +11,13 @@ games, against the true deal (issue 16, "Calibration, measured"):
 * **claims made**: every claim the players made, with the probability of its assignment from
   the claimer's view just before it.
 
-Each is scored under every model row: ``uniform`` (the constraint-only posterior: first row
-of every table) and ``fitted`` (each other seat weighed by the fitted model of the kind of
-player in it: :mod:`cardmind.games.literature.models`, computed exactly by the counter with
-the factored likelihood). Scores: reliability tables (predicted bins against the observed
+Each is scored under every model row: ``auto`` (the default of ``cardmind hint``: each other
+team weighed by the fitted model that best explains its asks so far, read from that view:
+:class:`cardmind.games.literature.models.AutoChoice`; first row of every table), ``uniform``
+(the constraint-only posterior) and ``fitted`` (each other seat weighed by the fitted model of
+the kind of player in it, which a player at the table does not know:
+:mod:`cardmind.games.literature.models`); the weighted rows are computed exactly by the
+counter with the factored likelihood. Scores: reliability tables (predicted bins against the observed
 frequency), Brier score and log-loss (probabilities clipped to [1e-6, 1 - 1e-6]).
 
 Data:
@@ -55,8 +58,12 @@ from cardmind.games.literature.models import (AskModel, ask_decisions, load_play
 from cardmind.games.literature.rules import set_cards, team_of  # noqa: E402
 from cardmind.records import read_record  # noqa: E402
 
-MARK_BEGIN = "<!-- calibration:begin -->"
-MARK_END = "<!-- calibration:end -->"
+MARK_BEGIN = "<!-- calibration-literature:tables:begin -->"
+MARK_END = "<!-- calibration-literature:tables:end -->"
+#: the model rows, the default first
+ROWS = ["auto", "uniform", "fitted"]
+#: the target of issue 24: within this many points in every bin of at least MIN_BIN predictions
+TARGET, MIN_BIN = 0.05, 100
 #: the pairings simulated: (players, team 0's kind, team 1's kind)
 PAIRINGS = [(6, "belief", "peer"), (6, "peer", "random"), (6, "belief", "random"), (6, "peer", "peer"),
             (8, "belief", "peer"), (8, "peer", "random")]
@@ -121,7 +128,8 @@ def score_game(rec, group: str, kinds: list[str], models: dict[str, dict[int, st
 
     Args:
         kinds: the kind of player in each seat (for the claims-made table).
-        models: ``{model row: {seat: model name}}`` (seats the view does not weigh: absent).
+        models: ``{model row: {seat: model name}}`` (seats the view does not weigh: absent),
+            or ``{model row: model name}`` (every other seat: ``"auto"``, ``"uniform"``).
     """
     game = rec.game
     n = game.num_seats(rec.options)
@@ -136,7 +144,10 @@ def score_game(rec, group: str, kinds: list[str], models: dict[str, dict[int, st
                 if claim and not moment and s != ev["claimer"]:
                     continue
                 for row, per_seat in models.items():
-                    tr.set_models("uniform", {x: m for x, m in per_seat.items() if x != s})
+                    if isinstance(per_seat, str):
+                        tr.set_models(per_seat)
+                    else:
+                        tr.set_models("uniform", {x: m for x, m in per_seat.items() if x != s})
                     if claim and s == ev["claimer"]:
                         p = tr.assignment_probability(ev["set"], ev["assignment"])
                         scores.add(group, "claims made", row, p, ev["correct"])
@@ -263,9 +274,31 @@ def report(scores: Scores, groups: list[tuple], rows: list[str]) -> str:
                         cells.append("")
                         continue
                     txt = f"{n}: {mp:.2f} / {ob:.2f}"
-                    cells.append(f"**{txt}**" if n >= 100 and abs(mp - ob) > 0.05 else txt)
+                    cells.append(f"**{txt}**" if n >= MIN_BIN and abs(mp - ob) > TARGET else txt)
                 lines.append(f"| {label} | {row} | " + " | ".join(cells) + " |")
+    lines += ["", "### Bins that miss the target", "",
+              f"Every bin with at least {MIN_BIN} predictions whose observed frequency is more than "
+              f"{TARGET * 100:.0f} points from its mean prediction (predicted / observed, points off).", ""]
+    for row in rows:
+        miss = misses(scores, groups, row)
+        lines.append(f"* `{row}`: " + ("none." if not miss else "; ".join(miss) + "."))
     return "\n".join(lines)
+
+
+def misses(scores: Scores, groups: list[tuple], row: str) -> list[str]:
+    """The bins of ``row`` that miss the target, in words (quantity, games, bin, n, predicted,
+    observed, points off)."""
+    out = []
+    for q in ("claims", "cards", "claims made"):
+        for key, label in groups:
+            p, y = scores.arrays(key, q, row)
+            if not len(p):
+                continue
+            for b, (n, mp, ob) in enumerate(reliability(p, y)):
+                if n >= MIN_BIN and abs(mp - ob) > TARGET:
+                    out.append(f"{q}, {label}, {BINS[b]:.1f}-{BINS[b + 1]:.1f}: n {n}, {mp:.3f} / {ob:.3f} "
+                               f"({abs(mp - ob) * 100:.1f} points)")
+    return out
 
 
 def main(argv=None) -> int:
@@ -277,7 +310,14 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "calibration.md")
     ap.add_argument("--raw", type=Path, default=ROOT / "eval" / "out" / "calibration")
     ap.add_argument("--pairings", default="all", help="comma-separated indices into PAIRINGS, or 'all'")
+    ap.add_argument("--no-people", dest="people", action="store_false",
+                    help="leave out the people's games (../shared/records/literature-human)")
+    ap.add_argument("--from-raw", type=Path, default=None, metavar="DIR",
+                    help="only write the tables again from the raw predictions an earlier run saved in DIR "
+                         "(its scores.json and run.json)")
     args = ap.parse_args(argv)
+    if args.from_raw is not None:
+        return rewrite_from_raw(args.from_raw, args.out)
     scores = Scores()
     t0 = time.time()
     pairings = PAIRINGS if args.pairings == "all" else [PAIRINGS[int(i)] for i in args.pairings.split(",")]
@@ -287,31 +327,70 @@ def main(argv=None) -> int:
         groups.append(((lambda g, x=group: g == x), f"{players} players, {k0} v {k1}"))
         for rec, kinds in simulate(players, k0, k1, args.games, args.seed):
             fitted = {s: kinds[s] for s in range(players)}
-            score_game(rec, group, kinds, {"uniform": {}, "fitted": fitted}, args.every, scores)
+            score_game(rec, group, kinds, {"auto": "auto", "uniform": "uniform", "fitted": fitted}, args.every,
+                       scores)
         print(f"{group}: done ({time.time() - t0:.0f} s)", file=sys.stderr)
-    people = people_records(args.shared)
-    loo = leave_one_out_people(people)
+    people = people_records(args.shared) if args.people else []
+    loo = leave_one_out_people(people) if people else {}
     for name, rec in people:
         n = rec.game.num_seats(rec.options)
         score_game(rec, f"people {name}", ["people"] * n,
-                   {"uniform": {}, "fitted": {s: loo[name] for s in range(n)}}, 10, scores)
-    groups.append(((lambda g: g.startswith("people")), "people's games (fitted: leave one game out)"))
+                   {"auto": "auto", "uniform": "uniform", "fitted": {s: loo[name] for s in range(n)}}, 10, scores)
+    if people:
+        groups.append(((lambda g: g.startswith("people")), "people's games (fitted: leave one game out)"))
+        print(f"people's games: done ({time.time() - t0:.0f} s)", file=sys.stderr)
     groups.insert(0, ((lambda g: not g.startswith("people")), "all simulated games"))
-    text = report(scores, groups, ["uniform", "fitted"])
+    text = report(scores, groups, ROWS)
     args.raw.mkdir(parents=True, exist_ok=True)
     (args.raw / "scores.json").write_text(json.dumps({"|".join(k): v for k, v in scores.data.items()}))
     cmd = (f"python eval/calibration.py literature --games {args.games} --seed {args.seed} --every {args.every}"
-           + (f" --pairings {args.pairings}" if args.pairings != "all" else ""))
-    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({time.time() - t0:.0f} s)", "", text, "", MARK_END])
-    out = args.out
+           + (f" --pairings {args.pairings}" if args.pairings != "all" else "")
+           + ("" if args.people else " --no-people"))
+    seconds = time.time() - t0
+    (args.raw / "run.json").write_text(json.dumps({"command": cmd, "seconds": seconds,
+                                                   "groups": [label for _, label in groups]}))
+    write_tables(args.out, cmd, seconds, text)
+    print(text)
+    return 0
+
+
+def group_selector(label: str):
+    """The ``select(group)`` of a table row's label (as :func:`main` builds them)."""
+    if label == "all simulated games":
+        return lambda g: not g.startswith("people")
+    if label.startswith("people"):
+        return lambda g: g.startswith("people")
+    players, rest = label.split(" players, ")
+    k0, k1 = rest.split(" v ")
+    return lambda g, x=f"{players}p {k0} v {k1}": g == x
+
+
+def rewrite_from_raw(raw: Path, out: Path) -> int:
+    """Write the tables of an earlier run again from its raw predictions (``scores.json``) and
+    its command, seconds and table groups (``run.json``)."""
+    scores = Scores()
+    scores.data = {tuple(k.split("|")): [tuple(r) for r in v]
+                   for k, v in json.loads((raw / "scores.json").read_text()).items()}
+    meta = json.loads((raw / "run.json").read_text())
+    groups = [(group_selector(label), label) for label in meta["groups"]]
+    text = report(scores, groups, ROWS)
+    write_tables(out, meta["command"], meta["seconds"], text)
+    print(text)
+    return 0
+
+
+def write_tables(out: Path, cmd: str, seconds: float, text: str) -> None:
+    """Put the tables between :data:`MARK_BEGIN` and :data:`MARK_END` of ``out`` (appended
+    when the markers are missing; a new file when there is none)."""
+    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({seconds:.0f} s)", "", text, "", MARK_END])
     if out.exists() and MARK_BEGIN in out.read_text():
         old = out.read_text()
         new = old[:old.index(MARK_BEGIN)] + body + old[old.index(MARK_END) + len(MARK_END):]
+    elif out.exists():
+        new = out.read_text().rstrip("\n") + "\n\n" + body + "\n"      # no markers yet: append, never overwrite
     else:
         new = "# Calibration of the Literature probabilities\n\n" + body + "\n"
     out.write_text(new)
-    print(text)
-    return 0
 
 
 if __name__ == "__main__":

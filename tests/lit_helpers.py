@@ -63,7 +63,7 @@ def simulate(options: Mapping[str, Any], seed: int, agent: str = "random", max_a
 
 def belief_after(rec: Record, seat: int, k: int) -> LiteratureBelief:
     """``seat``'s tracker after the first ``k`` events of a complete record."""
-    return LiteratureBelief.from_record(rec, seat=seat, upto_event=k)
+    return LiteratureBelief.from_record(rec, seat=seat, upto_event=k, model="uniform")
 
 
 def true_dealt(rec: Record) -> dict[str, int]:

@@ -44,7 +44,7 @@ def _scan(rec, fractions=(0.4, 0.5, 0.6, 0.7, 0.8, 0.9), lo=2, hi=MAX_COUNT):
     out = []
     for seat in range(n):
         ks = {min(E, int(E * f) + seat) for f in fractions}
-        b = LiteratureBelief(rec.options, seat, rec.header["hands"][seat])
+        b = LiteratureBelief(rec.options, seat, rec.header["hands"][seat], model="uniform")
         for i in range(E + 1):
             if i in ks and not b.state.is_over():
                 N = b.consistent_deals
@@ -286,7 +286,7 @@ def test_count_and_marginals_at_the_deal(options):
     hands = GAME.deal(opts, np.random.default_rng(3))["hands"]
     sizes = deal_sizes(opts["players"], opts["deck"])
     for seat in (0, opts["players"] - 1):
-        b = LiteratureBelief(opts, seat, hands[seat])
+        b = LiteratureBelief(opts, seat, hands[seat], model="uniform")
         others = [sizes[s] for s in range(opts["players"]) if s != seat]
         assert b.consistent_deals == multinomial(others)
         unknown = sum(others)

@@ -86,7 +86,7 @@ def run_game(combo, seed, agent, ks, seats=None):
     n = rec.options["players"]
     checked = 0
     for seat in (range(n) if seats is None else seats):
-        b = LiteratureBelief(rec.options, seat, rec.header["hands"][seat])
+        b = LiteratureBelief(rec.options, seat, rec.header["hands"][seat], model="uniform")
         done = 0
         for k in ks:
             while done < k:

@@ -49,7 +49,7 @@ def compare(got: dict, exp: dict) -> list[str]:
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_case_matches(path):
     exp = json.loads(path.with_suffix("").with_suffix(".expected.json").read_text())
-    belief = LiteratureBelief.from_record(read_record(path))
+    belief = LiteratureBelief.from_record(read_record(path), model="uniform")
     got = belief.to_json()
     assert compare(got, exp) == []
     # the case's own best assignment attains p_best under our tracker
@@ -67,7 +67,7 @@ def test_there_are_cases():
 
 @pytest.mark.parametrize("path", CASES[::4], ids=lambda p: p.stem)
 def test_cli_belief_json_matches(path):
-    out = subprocess.run([sys.executable, "-m", "cardmind", "belief", str(path), "--json"],
+    out = subprocess.run([sys.executable, "-m", "cardmind", "belief", str(path), "--json", "--model", "uniform"],
                          capture_output=True, text=True, check=True).stdout
     exp = json.loads(path.with_suffix("").with_suffix(".expected.json").read_text())
     assert compare(json.loads(out), exp) == []
@@ -77,8 +77,8 @@ def test_cli_belief_json_matches(path):
 def test_python_reference_engine_agrees(path):
     """The pure-Python reference counter gives the same integers as the fast path."""
     rec = read_record(path)
-    fast = LiteratureBelief.from_record(rec)
-    ref = LiteratureBelief.from_record(rec)
+    fast = LiteratureBelief.from_record(rec, model="uniform")
+    ref = LiteratureBelief.from_record(rec, model="uniform")
     ref.engine = "python"
     assert fast.consistent_deals == ref.consistent_deals
     assert fast.marginals_exact() == ref.marginals_exact()

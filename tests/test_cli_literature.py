@@ -22,7 +22,7 @@ from .lit_helpers import OPTION_COMBOS, multinomial, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HINT_KEYS = {"game", "observer", "team", "events", "to_move", "your_turn", "headline", "consistent_deals",
-             "consistent_deals_str", "claims", "asks", "belief", "notes", "model", "seat_models", "method"}
+             "consistent_deals_str", "claims", "asks", "belief", "notes", "model", "seat_models", "method", "auto"}
 CLAIM_KEYS = {"set", "assignment", "probability", "p_team_holds", "ties", "certain"}
 ASK_KEYS = {"card", "target", "probability", "reason", "score"}
 
@@ -95,7 +95,7 @@ def test_model_is_used_and_named(complete_path, capsys):
 
     assert main(["hint", str(complete_path), "--seat", "2", "--upto", "70", "--json", "--model", "peer"]) == 0
     weighted = _json.loads(capsys.readouterr().out)
-    assert main(["hint", str(complete_path), "--seat", "2", "--upto", "70", "--json"]) == 0
+    assert main(["hint", str(complete_path), "--seat", "2", "--upto", "70", "--json", "--model", "uniform"]) == 0
     plain = _json.loads(capsys.readouterr().out)
     assert weighted["model"] == "peer" and weighted["method"] == "factored"
     assert set(weighted["seat_models"]) == {"0", "1", "3", "4", "5"}
@@ -106,6 +106,42 @@ def test_model_is_used_and_named(complete_path, capsys):
     assert main(["belief", str(complete_path), "--seat", "2", "--upto", "70", "--model", "people"]) == 0
     text = capsys.readouterr().out
     assert "Player model: people (seats 0, 1, 3, 4, 5)" in " ".join(text.split())
+
+
+def test_auto_is_the_default_and_reads_the_players(tmp_path, capsys):
+    """The default model is ``auto`` (the first of ``player_models``): in a game of ``random``
+    players every other seat is weighed as ``random`` once its team has asked, which gives
+    the marginals of ``--model random`` and not those of ``uniform``; before any ask the
+    teammates are weighed as ``belief`` and the other team as ``peer``; the text says so in
+    words."""
+    from cardmind.core import get_game
+
+    assert get_game("literature").player_models()[0] == "auto"
+    path = tmp_path / "random.jsonl"
+    write_record(path, simulate({"players": 6}, 11, "random"))
+    base = ["hint", str(path), "--seat", "0", "--upto", "50", "--json"]
+    got = {}
+    for model in (None, "random", "uniform"):
+        assert main(base + (["--model", model] if model else [])) == 0
+        got[model] = json.loads(capsys.readouterr().out)
+    auto = got[None]
+    assert auto["model"] == "auto" and auto["method"] == "factored"
+    assert auto["seat_models"] == {str(s): "random" for s in range(1, 6)}
+    assert [(t["team"], t["seats"], t["teammates"], t["model"]) for t in auto["auto"]] == \
+        [(1, [1, 3, 5], False, "random"), (0, [2, 4], True, "random")]
+    for team in auto["auto"]:
+        assert team["asks"] > 0 and max(team["log_likelihood"], key=team["log_likelihood"].get) == "random"
+    am, rm, um = (got[m]["belief"]["marginals"] for m in (None, "random", "uniform"))
+    assert am == rm
+    assert max(abs(am[c].get(s, 0) - um[c].get(s, 0)) for c in um for s in um[c]) > 0.01
+    assert main(["hint", str(path), "--seat", "0", "--upto", "50", "--no-table"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Player model: read from the play: the other team (seats 1, 3, 5) as random players (their " in text
+    assert "your teammates (seats 2, 4) as random players (their " in text
+    assert main(["hint", str(path), "--seat", "0", "--upto", "1", "--no-table"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("the other team (seats 1, 3, 5) as peer players (no asks yet, so the usual choice); your teammates "
+            "(seats 2, 4) as belief players (no asks yet, so the usual choice)") in text
 
 
 def test_hint_json_keys_and_values(complete_path):
@@ -153,8 +189,9 @@ def test_belief_json_equals_the_tracker_and_upto_cuts(complete_path, capsys):
             text, err = capsys.readouterr()
             assert err == ""
         out = json.loads(text)
-        assert set(out) == {"consistent_deals", "marginals", "claims", "model", "seat_models", "method"}
-        assert out["model"] == "uniform" and out["method"] == "exact"   # the output names the model used
+        assert set(out) == {"consistent_deals", "marginals", "claims", "model", "seat_models", "method", "auto"}
+        assert out["model"] == "auto" and out["method"] == "factored"   # the output names the model used
+        assert sorted(s for team in out["auto"] for s in team["seats"]) == [0, 1, 2, 3, 5]
         expect = json.loads(json.dumps(tracker_for(read_record(complete_path, upto=line), 4).to_json()))
         assert out == expect
         if line == 1:  # only the header: the deal itself

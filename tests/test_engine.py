@@ -897,20 +897,22 @@ def test_hint_and_belief_take_a_player_model():
     e = Engine()
     hello = ok(e, cmd="hello")
     models = {g["name"]: g["player_models"] for g in hello["games"]}
-    assert models["literature"][0] == "uniform" and "peer" in models["literature"]
+    assert models["literature"][0] == "auto" and {"uniform", "peer"} <= set(models["literature"])
     assert models["gofish"] == ["uniform", "peer"]
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "literature-6p-complete.jsonl")
     view = rec.for_seat(1)
     ok(e, cmd="new", session="p", game="literature", seat=1, hand=view.header["hand"], agent=None)
     for ev in view.events[:50]:
         ok(e, cmd="event", session="p", event=ev)
-    plain = ok(e, cmd="belief", session="p")["belief"]
+    default = ok(e, cmd="belief", session="p")["belief"]
+    plain = ok(e, cmd="belief", session="p", params={"model": "uniform"})["belief"]
     peer = ok(e, cmd="belief", session="p", params={"model": "peer"})["belief"]
+    assert default["model"] == "auto" and default["method"] == "factored" and len(default["auto"]) == 2
     assert plain["model"] == "uniform" and plain["method"] == "exact"
     assert peer["model"] == "peer" and peer["method"] == "factored" and peer["seat_models"]["0"] == "peer"
     assert peer["consistent_deals"] == plain["consistent_deals"]
     assert max(abs(peer["marginals"][c].get(s, 0) - p) for c, d in plain["marginals"].items() for s, p in d.items()) > 0.01
-    assert ok(e, cmd="belief", session="p")["belief"] == plain       # for that request only
+    assert ok(e, cmd="belief", session="p")["belief"] == default     # for that request only
     h = ok(e, cmd="hint", session="p", params={"model": "people", "max_asks": 2})["hint"]
     assert h["model"] == "people" and len(h["asks"]) <= 2
     msg = err(e, "bad_request", cmd="belief", session="p", params={"model": "nobody"})["error"]["message"]

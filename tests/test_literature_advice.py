@@ -27,9 +27,10 @@ INTERNAL = ("deficiency", "live_outs", "hazard", "swing", "keep 1000", "value", 
 
 
 def advice_along(rec, seat, every=1):
-    """``(event index, advice)`` after every ``every``-th event of ``rec`` from ``seat``."""
+    """``(event index, advice)`` after every ``every``-th event of ``rec`` from ``seat`` (the
+    constraint-only posterior, ``uniform``, whose numbers the tests below pin)."""
     view = rec.for_seat(seat) if rec.is_complete else rec
-    tracker = tracker_for(Record(view.game, view.options, view.header, [], view.path, []), seat)
+    tracker = tracker_for(Record(view.game, view.options, view.header, [], view.path, []), seat, model="uniform")
     for i, ev in enumerate(view.events):
         tracker.observe(ev)
         if i % every == 0 or i == len(view.events) - 1:

@@ -151,3 +151,37 @@ def test_belief_reads_which_model_fits_each_team():
     assert agent.tracker.seat_models == {1: "uniform", 2: "people", 3: "uniform", 4: "people", 5: "uniform"}
     with pytest.raises(ValueError, match="unknown Literature player model"):
         BeliefAgent(GAME, 0, rec.options, {"observer": 0, "hand": rec.header["hands"][0]}, {"opponent_model": "x"})
+
+
+def test_auto_choice_scores_the_other_seats_asks_by_team():
+    """:class:`AutoChoice` (the tracker's default ``auto``): before any ask, ``belief`` for the
+    observer's teammates and ``peer`` for the other team; the observer's own asks are never
+    scored; each team's sum is the log-softmax of its asks' card choices under each model,
+    and the team's model is the largest sum."""
+    from cardmind.games.literature.models import AUTO_MODELS, AutoChoice, ask_situations, load_player_model
+
+    rec = simulate({"players": 6}, 4, "random")
+    events = rec.events[:40]
+    sits = ask_situations(rec.options, events)
+    auto = AutoChoice(6, 0)
+    assert (auto.choice(0), auto.choice(1)) == ("belief", "peer")
+    auto.update(sits)
+    for team in (0, 1):
+        mine = [s for s in sits if s.asker % 2 == team and s.asker != 0]
+        assert auto.asks[team] == len(mine) > 0
+        for name in AUTO_MODELS:
+            want = 0.0
+            for s in mine:
+                idx, _, pos = s.card_options(None)
+                u = s.public[idx] @ load_player_model(name).card
+                want += u[pos] - np.log(np.exp(u).sum())
+            assert auto.fit[team][name] == pytest.approx(want)
+        assert auto.choice(team) == max(AUTO_MODELS, key=auto.fit[team].get)
+    json = auto.to_json([1, 2, 3, 4, 5])
+    assert [(t["team"], t["seats"], t["teammates"]) for t in json] == [(1, [1, 3, 5], False), (0, [2, 4], True)]
+    # the tracker resolves "auto" the same way, seat by seat
+    tracker = LiteratureBelief(rec.options, 0, rec.header["hands"][0])
+    for ev in rec.for_seat(0).events[:40]:
+        tracker.observe(ev)
+    assert tracker.model == "auto"
+    assert tracker.seat_models == {s: auto.choice(s % 2) for s in range(1, 6)}

@@ -116,11 +116,12 @@ class LiteratureGame(Game):
         return LiteratureBelief
 
     def player_models(self) -> tuple[str, ...]:
-        """``uniform`` (the constraint-only posterior, the default) and the fitted models
-        ``peer``, ``belief``, ``random``, ``people`` (:mod:`.models`)."""
-        from .models import MODEL_NAMES  # noqa: PLC0415
+        """``auto`` (the default: each other team weighed by the fitted model that best
+        explains its asks so far), ``uniform`` (the constraint-only posterior) and the fitted
+        models ``peer``, ``belief``, ``random``, ``people`` (:mod:`.models`)."""
+        from .models import MODEL_CHOICES  # noqa: PLC0415
 
-        return MODEL_NAMES
+        return MODEL_CHOICES
 
     def hint_engine(self):
         """:func:`~.hints.literature_hint`: claims, asks and the belief table."""

@@ -30,7 +30,7 @@ from typing import Any
 from ...belief.tracker import Tracker
 from ...errors import Contradiction, IllegalAction
 from . import GAME as LITERATURE
-from .models import AskLedger, Holdings, load_player_model, model_factors
+from .models import AUTO, AskLedger, AutoChoice, Holdings, load_player_model, model_factors
 from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
 import numpy as np
 
@@ -219,12 +219,14 @@ def _card_set_index(deck: str) -> tuple[int, ...]:
 
 # ----------------------------------------------------------------------------- the tracker
 class LiteratureBelief(Tracker):
-    """The exact constraint-only posterior of one observer in a Literature game.
+    """The exact posterior of one observer in a Literature game.
 
     Build it from a player's record with :meth:`from_record`, or from the options and the
     observer's dealt hand and feed it events one by one with :meth:`observe`.
 
-    With a player model (``model``, :mod:`.models`) every query answers for the deals
+    By default (``model="auto"``) each other team is weighed by the fitted player model that
+    best explains its asks so far (:class:`.models.AutoChoice`); ``model="uniform"`` gives the
+    constraint-only posterior (every consistent deal alike). With a player model every query answers for the deals
     weighted by the likelihood of the other players' asks, computed exactly by the counter
     with the model's factored likelihood (:func:`.models.model_factors`); certainty (a
     probability of exactly 0 or 1) is the same as under the constraint-only posterior,
@@ -238,10 +240,12 @@ class LiteratureBelief(Tracker):
         hand: the observer's dealt cards.
         engine: the counting engine (``"auto"``, ``"c"`` or ``"python"``: see
             :class:`~cardmind.belief.blocks.BlockProduct`).
-        model: the player model of the other seats: ``"uniform"`` (the constraint-only
-            posterior, the default) or a fitted model of :data:`.models.MODEL_NAMES`.
+        model: the player model of the other seats: ``"auto"`` (the default: each team is
+            weighed by the fitted model that best explains its asks so far,
+            :class:`.models.AutoChoice`), ``"uniform"`` (the constraint-only posterior) or a
+            fitted model of :data:`.models.MODEL_NAMES`.
         seat_models: ``{seat: model name}`` for seats whose model differs from ``model``
-            (the observer's own seat is never weighed: its hand is known).
+            (``"auto"`` allowed; the observer's own seat is never weighed: its hand is known).
 
     Raises:
         ValueError: an unknown model name or seat.
@@ -256,7 +260,7 @@ class LiteratureBelief(Tracker):
     exact = True
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto",
-                 model: str = "uniform", seat_models: Mapping[int, str] | None = None):
+                 model: str = AUTO, seat_models: Mapping[int, str] | None = None):
         self.engine = engine
         self.options = LITERATURE.parse_options(options)
         self.players = self.options["players"]
@@ -274,6 +278,7 @@ class LiteratureBelief(Tracker):
         self._solved: _Solution | None = None
         self._uniform: _Solution | None = None
         self.ledger = AskLedger(self.options)
+        self._auto = AutoChoice(self.players, observer)
         self._model = "uniform"
         self._seat_models: dict[int, str] = {}
         self.set_models(model, seat_models)
@@ -281,8 +286,9 @@ class LiteratureBelief(Tracker):
     # ------------------------------------------------------------------ player models
     @property
     def model(self) -> str:
-        """The player model of the other seats (``"uniform"``: the constraint-only posterior);
-        settable (a name of :data:`.models.MODEL_NAMES`)."""
+        """The player model of the other seats as chosen (``"auto"``, ``"uniform"``: the
+        constraint-only posterior, or a fitted model); settable (a name of
+        :data:`.models.MODEL_CHOICES`). :attr:`seat_models` says which model each seat gets."""
         return self._model
 
     @model.setter
@@ -290,9 +296,19 @@ class LiteratureBelief(Tracker):
         self.set_models(name, self._seat_models)
 
     @property
-    def seat_models(self) -> dict[int, str]:
-        """``{seat: model name}`` for every seat other than the observer."""
+    def chosen_models(self) -> dict[int, str]:
+        """``{seat: model name as chosen}`` for every seat other than the observer (``"auto"``
+        where the model is read from the play)."""
         return {s: self._seat_models.get(s, self._model) for s in range(self.players) if s != self.observer}
+
+    @property
+    def seat_models(self) -> dict[int, str]:
+        """``{seat: model name}`` for every seat other than the observer, ``"auto"`` resolved to
+        the fitted model that best explains its team's asks so far (:class:`.models.AutoChoice`)."""
+        chosen = self.chosen_models
+        if AUTO in chosen.values():
+            self._auto.update(self.ledger.situations)
+        return {s: (self._auto.choice(team_of(s)) if m == AUTO else m) for s, m in chosen.items()}
 
     def set_models(self, model: str, seat_models: Mapping[int, str] | None = None) -> None:
         """Choose the player models (see the class docstring).
@@ -302,7 +318,8 @@ class LiteratureBelief(Tracker):
         """
         names = [model, *(seat_models or {}).values()]
         for name in names:
-            load_player_model(name)   # raises ValueError naming the models there are
+            if name != AUTO:
+                load_player_model(name)   # raises ValueError naming the models there are
         for seat in (seat_models or {}):
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
                 raise ValueError(f"seat_models: {seat!r} is not a seat (0-{self.players - 1})")
@@ -316,12 +333,15 @@ class LiteratureBelief(Tracker):
         return any(m != "uniform" for m in self.seat_models.values())
 
     def model_json(self) -> dict[str, Any]:
-        """``{"model", "seat_models", "method"}``: the model used, per seat, and how the
-        posterior was computed (``"exact"``: constraint-only; ``"factored"``: the exact count
-        weighted by the factored likelihood)."""
-        return {"model": self._model, "seat_models": {str(s): m for s, m in self.seat_models.items()},
-                "method": "factored" if self.weighted else "exact"}
-
+        """``{"model", "seat_models", "method", "auto"}``: the model chosen, the model used per
+        seat, how the posterior was computed (``"exact"``: constraint-only; ``"factored"``: the
+        exact count weighted by the factored likelihood) and, per team weighed automatically,
+        why its model was chosen (:meth:`.models.AutoChoice.to_json`; empty without ``auto``)."""
+        used = self.seat_models
+        auto = [s for s, m in self.chosen_models.items() if m == AUTO]
+        return {"model": self._model, "seat_models": {str(s): m for s, m in used.items()},
+                "method": "factored" if any(m != "uniform" for m in used.values()) else "exact",
+                "auto": self._auto.to_json(auto) if auto else []}
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Mapping[str, Any]) -> None:
@@ -652,7 +672,7 @@ class LiteratureBelief(Tracker):
             if not event["success"] and p_t == 1:
                 return f"seat {t} refused {c}, but the earlier events leave no other place for {c}"
             others = [x for x in set_cards(name) if self.options["ask_own_card"] or x != c]
-            probe = LiteratureBelief(self.options, self.observer, self.hand, engine=self.engine)
+            probe = LiteratureBelief(self.options, self.observer, self.hand, engine=self.engine, model="uniform")
             for ev in self.events:
                 probe.observe(ev)
             probe.facts.append(Fact("some", a, tuple(others), len(self.events), ""))

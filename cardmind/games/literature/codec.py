@@ -295,7 +295,7 @@ class LiteratureCodec(ActionCodec):
         key = ("literature-belief", seat, len(world.log))
         b = world.cache.get(key)
         if b is None:
-            b = LiteratureBelief(self.options, seat, world.dealt_hand(seat))
+            b = LiteratureBelief(self.options, seat, world.dealt_hand(seat), model="uniform")
             for entry in world.log:
                 if entry[0] == "event":
                     b.observe(entry[1])

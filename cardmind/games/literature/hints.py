@@ -118,7 +118,8 @@ class LiteratureHint(Advice):
     #: sets won per team ``[team 0, team 1]`` and the void sets, once the game is over
     #: (``None`` before; for the human output; not in the JSON)
     final: dict[str, Any] | None = None
-    model: dict[str, Any] = field(default_factory=lambda: {"model": "uniform", "seat_models": {}, "method": "exact"})
+    model: dict[str, Any] = field(default_factory=lambda: {"model": "uniform", "seat_models": {}, "method": "exact",
+                                                           "auto": []})
     #: the rest is for the human output only (not in the JSON)
     #: cards held per seat now
     sizes: list[int] = field(default_factory=list)
@@ -502,18 +503,37 @@ def _final_text(final: dict[str, Any], me: int) -> str:
 
 
 def _model_line(model: dict[str, Any], verbose: bool = False) -> str:
-    """How the chances are weighed: ``uniform (...)`` or the model of each other seat; the
-    technical wording with ``verbose``."""
+    """How the chances are weighed, in words: ``uniform (...)``, the model of each other seat,
+    or (``auto``) the model read from each team's asks and why; the technical wording with
+    ``verbose``."""
     if model.get("method") == "exact":
         if verbose:
             return "uniform (every consistent deal equally likely)"
         return "uniform (every deal of the cards you have not seen that fits what you saw is equally likely)"
+    auto = {s for team in model.get("auto", []) for s in team["seats"]}
     per: dict[str, list[str]] = {}
     for seat, name in sorted(model.get("seat_models", {}).items(), key=lambda kv: int(kv[0])):
-        per.setdefault(name, []).append(seat)
-    parts = [f"{name} (seats {', '.join(seats)})" for name, seats in per.items()]
+        if int(seat) not in auto:
+            per.setdefault(name, []).append(seat)
+    parts = []
+    for team in model.get("auto", []):
+        who = (f"your teammate{'s' if len(team['seats']) > 1 else ''}" if team["teammates"] else "the other team")
+        seats = ", ".join(map(str, team["seats"]))
+        if verbose:
+            fit = ", ".join(f"{m} {v:.1f}" for m, v in team["log_likelihood"].items())
+            why = f"{count(team['asks'], 'ask')}, log-likelihood {fit}" if team["asks"] else "no asks yet: the default"
+            parts.append(f"{team['model']} for {who} (seats {seats}; auto: {why})")
+        else:
+            why = (f"{'its' if len(team['seats']) == 1 else 'their'} {count(team['asks'], 'ask')} "
+                   f"fit{'s' if team['asks'] == 1 else ''} it best"
+                   if team["asks"] else "no asks yet, so the usual choice")
+            parts.append(f"{who} (seats {seats}) as {team['model']} players ({why})")
+    parts += [f"{name} (seats {', '.join(seats)})" for name, seats in per.items()]
     if verbose:
         return "; ".join(parts) + " — deals weighted by the likelihood of the other players' asks"
+    if auto:
+        return ("read from the play: " + "; ".join(parts)
+                + ". The chances weigh each deal by how likely it makes the other players' asks.")
     return "; ".join(parts) + ": the chances weigh each deal by how likely it makes the other players' asks"
 
 
@@ -621,10 +641,10 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
                 reason = f"{_pct(p)} chance that seat {t} holds {c} (player model)"
             else:
                 reason = f"{_pct(p)} of consistent deals put {c} at seat {t}"
-                if len(holders) <= 3:
-                    reason += f"; only seats {', '.join(map(str, sorted(holders)))} can still hold it"
-                if (t, name) in asked_in:
-                    reason += f"; seat {t} asked within {name} at event {asked_in[(t, name)] + 1}"
+            if len(holders) <= 3:
+                reason += f"; only seats {', '.join(map(str, sorted(holders)))} can still hold it"
+            if (t, name) in asked_in:
+                reason += f"; seat {t} asked within {name} at event {asked_in[(t, name)] + 1}"
         own = sum(1 for x in set_cards(name) if x in hand)
         score = p + 0.001 * own
         asks.append(AskHint(c, t, p, reason, score, plain))

@@ -74,6 +74,13 @@ CARD_FEATURES = ("public_hit", "public_miss", "share", "narrow", "target_asked_s
 STOP_FEATURES = ("bias", "held", "best_share", "public_hit", "team_known")
 #: the player models a tracker can use, the constraint-only posterior first
 MODEL_NAMES = ("uniform", "peer", "belief", "random", "people")
+#: the name of the automatic choice (:class:`AutoChoice`): every other seat is weighed by the
+#: fitted model that best explains its team's asks so far
+AUTO = "auto"
+#: the fitted models :data:`AUTO` chooses among
+AUTO_MODELS = ("peer", "belief", "random")
+#: the names a tracker's ``model`` takes (``Game.player_models``): :data:`AUTO` first, the default
+MODEL_CHOICES = (AUTO, *MODEL_NAMES)
 #: where the fitted models live (``<name>.json``)
 MODEL_DIR = Path(__file__).resolve().parent / "player_models"
 #: most cards of one set a seat can hold
@@ -595,6 +602,71 @@ def _load_builtin(name: str) -> AskModel | None:
         raise ValueError(f"{path}: {exc}") from None
 
 
+# ----------------------------------------------------------------------------- the automatic choice
+class AutoChoice:
+    """Which fitted model (:data:`AUTO_MODELS`) best explains each team's asks so far, from one
+    observer's view (the model ``"auto"``).
+
+    Each ask of a seat other than the observer adds, for every candidate model, the
+    log-likelihood of the card and target it chose among the legal asks of its set (the
+    softmax of the model's card weights ``γ`` over public features only, so no hand is needed);
+    a team's model is the candidate with the largest sum over its seats' asks (ties: the
+    first of :data:`AUTO_MODELS`). Before any ask of a team: ``belief`` for the observer's
+    teammates and ``peer`` for the other team (the choice of cardmind's ``belief`` player,
+    issue 16, which wins 75% of its decided games against the best published bot with it).
+
+    Args:
+        players: the number of seats (6 or 8).
+        observer: the observer's seat (its own asks are not scored).
+    """
+
+    #: the model of a team before any of its asks: ``(teammates, opponents)``
+    DEFAULTS = ("belief", "peer")
+
+    def __init__(self, players: int, observer: int):
+        self.players, self.observer = players, observer
+        #: per team, per candidate model: the summed log-likelihood of the team's asks
+        self.fit = [dict.fromkeys(AUTO_MODELS, 0.0), dict.fromkeys(AUTO_MODELS, 0.0)]
+        #: per team: asks scored
+        self.asks = [0, 0]
+        self._scored = 0
+
+    def update(self, situations: Sequence[AskSituation]) -> None:
+        """Score the asks of ``situations`` not scored yet (the ledger's list, in order)."""
+        for sit in situations[self._scored:]:
+            if sit.asker == self.observer:
+                continue
+            team = sit.asker % 2
+            idx, _, pos = sit.card_options(None)
+            for name in AUTO_MODELS:
+                u = sit.public[idx] @ load_player_model(name).card
+                m = u.max()
+                self.fit[team][name] += float(u[pos] - m - np.log(np.exp(u - m).sum()))
+            self.asks[team] += 1
+        self._scored = len(situations)
+
+    def choice(self, team: int) -> str:
+        """The model of ``team``'s seats (0 or 1)."""
+        if not self.asks[team]:
+            return self.DEFAULTS[0 if team == self.observer % 2 else 1]
+        return max(AUTO_MODELS, key=lambda m: (self.fit[team][m], -AUTO_MODELS.index(m)))
+
+    def to_json(self, seats: Iterable[int]) -> list[dict[str, Any]]:
+        """Per team with a seat among ``seats`` (the seats weighed automatically):
+        ``{"team", "seats", "teammates", "model", "asks", "log_likelihood": {model: sum}}``
+        (``asks`` 0: the model is the default before any ask)."""
+        seats = sorted(set(seats))
+        out = []
+        for team in (1 - self.observer % 2, self.observer % 2):   # the other team first
+            mine = [s for s in seats if s % 2 == team]
+            if not mine:
+                continue
+            out.append({"team": team, "seats": mine, "teammates": team == self.observer % 2,
+                        "model": self.choice(team), "asks": self.asks[team],
+                        "log_likelihood": {m: round(v, 6) for m, v in self.fit[team].items()}})
+        return out
+
+
 # ----------------------------------------------------------------------------- weighing the deals
 @dataclass
 class Holdings:
@@ -663,6 +735,7 @@ def model_factors(situations: Sequence[AskSituation], seat_models: Mapping[int, 
     return factors
 
 
-__all__ = ["CARD_FEATURES", "STOP_FEATURES", "MODEL_NAMES", "MODEL_DIR", "AskSituation", "AskLedger", "AskModel",
+__all__ = ["CARD_FEATURES", "STOP_FEATURES", "MODEL_NAMES", "AUTO", "AUTO_MODELS", "MODEL_CHOICES", "AutoChoice",
+           "MODEL_DIR", "AskSituation", "AskLedger", "AskModel",
            "Holdings", "ask_situations", "hands_at_asks", "ask_decisions", "uniform_choice_loglik",
            "load_player_model", "register_player_model", "model_factors"]

@@ -19,12 +19,13 @@ after a claim its team won it picks the teammate best placed to ask.
 Every probability above is the tracker's posterior weighted by **player models** of the
 other seats (:mod:`cardmind.games.literature.models`; issue 16): what the opponents' asks
 reveal of their hands, and what its teammates' asks say they hold. By default
-(``opponent_model`` and ``teammate_model`` ``"auto"``) it reads which fitted model fits each
-team from that team's asks so far: the likelihood of the card and target each ask chose
-within its set (public features only, so no hand is needed), summed over the team's asks,
-picks among :data:`AUTO_MODELS` (before any ask: ``peer`` for the opponents, ``belief`` for
-its teammates). A name fixes the model (``"uniform"``: the constraint-only posterior).
-Certainty is unchanged by a model, so it still claims a certain set at once.
+(``opponent_model`` and ``teammate_model`` ``"auto"``) the tracker reads which fitted model
+fits each team from that team's asks so far (:class:`~cardmind.games.literature.models.AutoChoice`,
+the tracker's default, also that of ``cardmind hint``): the likelihood of the card and target
+each ask chose within its set (public features only, so no hand is needed), summed over the
+team's asks, picks among :data:`~cardmind.games.literature.models.AUTO_MODELS` (before any ask: ``peer`` for the opponents,
+``belief`` for its teammates). A name fixes the model (``"uniform"``: the constraint-only
+posterior). Certainty is unchanged by a model, so it still claims a certain set at once.
 """
 
 from __future__ import annotations
@@ -34,16 +35,13 @@ from typing import Any
 import numpy as np
 
 from ..belief import LiteratureBelief
-from ..models import load_player_model
+from ..models import AUTO, AUTO_MODELS, load_player_model  # noqa: F401 (AUTO_MODELS: re-exported)
 from ....errors import Contradiction
 from .. import set_cards, team_of
 from ..notation import ChooseNext, Pass, make_claim
 from ..rules import set_of
 from .base import LiteratureAgent
 
-
-#: the fitted models ``"auto"`` chooses among (see the module docstring)
-AUTO_MODELS = ("peer", "belief", "random")
 
 
 class BeliefAgent(LiteratureAgent):
@@ -89,53 +87,27 @@ class BeliefAgent(LiteratureAgent):
         super().__init__(*args, **kwargs)
         for key in ("opponent_model", "teammate_model"):
             name = self.settings[key]
-            if name != "auto":
+            if name != AUTO:
                 load_player_model(name)   # ValueError naming the models there are
-        self.tracker = LiteratureBelief(self.options, self.seat, self.header["hand"])
+        mates, opponents = self.settings["teammate_model"], self.settings["opponent_model"]
+        players = self.options["players"]
+        if mates == opponents:
+            self.tracker = LiteratureBelief(self.options, self.seat, self.header["hand"], model=mates)
+        else:
+            per_seat = {s: (mates if team_of(s) == team_of(self.seat) else opponents)
+                        for s in range(players) if s != self.seat}
+            self.tracker = LiteratureBelief(self.options, self.seat, self.header["hand"], model="uniform",
+                                            seat_models=per_seat)
         self.state = self.tracker.state
-        #: per team, per candidate model: the log-likelihood of the team's asks within their sets
-        self._fit = [dict.fromkeys(AUTO_MODELS, 0.0), dict.fromkeys(AUTO_MODELS, 0.0)]
-        self._asks_seen = [0, 0]
-        self._scored = 0
-        self._apply_models()
 
     def observe(self, event) -> None:
-        """Advance the tracker (which owns the view state) and the choice of player models."""
+        """Advance the tracker (which owns the view state and reads the player models)."""
         self.tracker.observe(event)
-        if event.get("type") == "ask":
-            self._score_asks()
-            self._apply_models()
 
     # ------------------------------------------------------------------ player models
-    def _score_asks(self) -> None:
-        """Add the new asks of the other seats to each team's per-model log-likelihood."""
-        sits = self.tracker.ledger.situations
-        for sit in sits[self._scored:]:
-            if sit.asker == self.seat:
-                continue
-            team = team_of(sit.asker)
-            idx, _, pos = sit.card_options(None)
-            for name in AUTO_MODELS:
-                u = sit.public[idx] @ load_player_model(name).card
-                m = u.max()
-                self._fit[team][name] += float(u[pos] - m - np.log(np.exp(u - m).sum()))
-            self._asks_seen[team] += 1
-        self._scored = len(sits)
-
     def team_model(self, team: int) -> str:
         """The model used for the seats of ``team`` (other than this seat)."""
-        mine = team == team_of(self.seat)
-        name = self.settings["teammate_model" if mine else "opponent_model"]
-        if name != "auto":
-            return name
-        if not self._asks_seen[team]:
-            return "belief" if mine else "peer"
-        return max(AUTO_MODELS, key=lambda m: (self._fit[team][m], -AUTO_MODELS.index(m)))
-
-    def _apply_models(self) -> None:
-        want = {s: self.team_model(team_of(s)) for s in range(self.state.players) if s != self.seat}
-        if want != self.tracker.seat_models:
-            self.tracker.set_models("uniform", want)
+        return next(m for s, m in self.tracker.seat_models.items() if team_of(s) == team)
 
     # ------------------------------------------------------------------ evaluation
     def _team_seats(self) -> list[int]:
