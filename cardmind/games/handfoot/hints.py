@@ -668,7 +668,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
         else:
             told_no = view.asked and view.permission is False
             if view.in_foot[me] and view.books_met(team) and not told_no:
-                found = go_out_discard(zone, view.melds[team], needs)
+                found = go_out_discard(zone, view.melds[team], needs, opts["out_by_laying"])
                 if found is not None:
                     sw = go_out_swing(view, me, ws, rng, my_cards=zone)
                     told_yes = view.may_go_out(me) and not view.cut_throat()
@@ -680,7 +680,9 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                     out_discard = found[0]
             if not view.in_foot[me]:
                 to_foot = foot_plan(zone, view.melds[team], opts["books_clean"])
-            if to_foot is None:
+            if to_foot is None and go_out is not None and view.may_go_out(me) and go_out["advice"] == "go out now":
+                melds = _plays_json(plays_of(found[1]))   # the way out: every card but the discard
+            elif to_foot is None:
                 groups = down_plan(zone, view.melds[team], view.in_foot[me], needs)
                 if view.in_foot[me] and not view.may_go_out(me):
                     trim_for_keep(zone, groups, 2)
