@@ -284,3 +284,74 @@ def test_cli_hint_shows_the_players_cards():
     assert sorted(obj["your_cards"]) == held and obj["in_foot"] == bool(t.state.in_foot[t.observer])
     text = subprocess.run([sys.executable, "-m", "cardmind", "hint", str(path)], capture_output=True, text=True).stdout
     assert f"Your {'foot' if obj['in_foot'] else 'hand'} ({len(held)} cards): {' '.join(obj['your_cards'])}" in text
+
+
+# ---------------------------------------------------------------------------- honest numbers (issue 24)
+def _complete_example():
+    from pathlib import Path
+    from cardmind.records import read_record
+    return read_record(Path(__file__).resolve().parent.parent / "examples" / "handfoot-4p-complete.jsonl")
+
+
+@pytest.mark.parametrize("upto", [0, 1, 3])
+def test_first_turn_expected_cards_are_symmetric_and_exact_where_cheap(upto):
+    """At the first turn of a hand symmetric places hold the same expected cards of each kind,
+    within 2 points (the issue's test: 4s in foot 0 and foot 3, seat 0 and seat 3). ``upto`` 0
+    (before seat 0 draws) and 1 (after its draw): the exact engine answers, the values are the
+    hypergeometric ones and the table says 'exact'. 3 (seat 0 melded and discarded: seat 1's
+    first turn): the sampler answers, seats 2 and 3, which have not played, and the feet share
+    their cards' total exactly; the table says 'sampled'."""
+    from cardmind.hints import hint_for
+    from rich.console import Console
+    rec = _complete_example()
+    view = rec.for_seat(1)
+    t = HandFootBelief.from_record(Record(view.game, dict(view.options), dict(view.header), view.events[:upto],
+                                          view.path, []))
+    h = hint_for(t)
+    obj = h.to_json()
+    k = obj["kinds"]
+    own4 = sum(1 for c in view.header["hand"] if c[0] == "4")
+    hyper = 11 * (20 - own4) / (270 - 11)           # 20 fours in five decks, 259 cards unseen
+    for kind in ("4", "W", "R3"):
+        assert abs(k["foot 0"][kind] - k["foot 3"][kind]) < 0.02
+        assert abs(k["seat 2"][kind] - k["seat 3"][kind]) < 0.02
+        assert k["foot 0"][kind] == k["foot 2"][kind] == k["foot 1"][kind]
+    buf = __import__("io").StringIO()
+    h.render(Console(file=buf, width=200), show_table=True)
+    if upto <= 1:
+        assert t.mode == "exact" and obj["kinds_exact"] and obj["kinds_se"] is None
+        held0 = 11 if upto == 0 else 13                  # seat 0 drew two
+        assert k["seat 0"]["4"] == pytest.approx(hyper * held0 / 11, abs=1e-3)
+        assert k["foot 0"]["4"] == pytest.approx(hyper, abs=1e-3)
+        assert k["seat 3"]["4"] == pytest.approx(hyper, abs=1e-3)
+        assert "Expected cards of each kind in the hidden places (exact)" in buf.getvalue()
+    else:
+        assert t.mode == "sampled" and not obj["kinds_exact"]
+        assert k["foot 0"]["4"] == pytest.approx(k["seat 3"]["4"], abs=0.02)      # 11 unconstrained cards each
+        assert "Expected cards of each kind in the hidden places (sampled)" in buf.getvalue()
+
+
+def test_sampled_expected_cards_say_so_with_standard_errors():
+    """Later in a hand (the sampler answers) the table says 'sampled', --verbose shows a ± after
+    every expectation and the JSON carries them (``kinds_se``) and every sampled chance's
+    standard error; the unpicked feet are exchangeable, so their expectations are equal."""
+    from cardmind.hints import hint_for
+    rec = _complete_example()
+    view = rec.for_seat(1)
+    t = HandFootBelief.from_record(Record(view.game, dict(view.options), dict(view.header), view.events[:60],
+                                          view.path, []), engine="sampled")
+    h = hint_for(t)
+    obj = h.to_json()
+    assert not obj["kinds_exact"] and obj["kinds_se"]["seat 0"]["4"] > 0
+    feet = [p for p in obj["kinds"] if p.startswith("foot ")]
+    assert len(feet) >= 2 and len({obj["kinds"][p]["4"] for p in feet}) == 1
+    se = obj["standard_errors"]
+    for s, c in obj["chances"].items():
+        for key in ("open", "foot", "out"):
+            p = c[key]
+            assert se["chances"][s][key] == pytest.approx((p * (1 - p) / obj["worlds"]) ** 0.5)
+    from rich.console import Console
+    buf = __import__("io").StringIO()
+    h.render(Console(file=buf, width=300), show_table=True, verbose=True)
+    text = buf.getvalue()
+    assert "(sampled, ± a standard error)" in text and " ± " in text

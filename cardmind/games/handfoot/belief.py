@@ -291,6 +291,27 @@ class Answer:
     stderr: float | None = None
     samples: int | None = None
     ess: float | None = None
+    #: sampled answers: ``{place: {kind: standard error of its expected count}}`` (``None`` when
+    #: exact)
+    kind_se: dict[str, dict[str, float]] | None = None
+    #: sampled answers (no player model): ``{place: {kind: expected count}}``, the places no play
+    #: constrains sharing their total (``None``: summed from ``tokens``)
+    kind_mean: dict[str, dict[str, float]] | None = None
+
+
+#: the key of the free places' total in :attr:`Answer.kind_se`
+FREE = "free"
+
+
+def _kind_count(world: dict[str, Any], place: str, kind: str) -> int:
+    """Cards of ``kind`` in ``place`` (``"2"``, ``"foot 0"``, ``"stock"``) of a world."""
+    if place == "stock":
+        cnt = world["stock"]
+    elif place.startswith("foot "):
+        cnt = world["feet"].get(int(place[5:]), Counter())
+    else:
+        cnt = world["zones"].get(int(place), Counter())
+    return sum(k for c, k in cnt.items() if kind_of(c) == kind)
 
 
 def _place_name(label: tuple) -> str:
@@ -863,7 +884,11 @@ class HandFootBelief(Tracker):
             p, k = played[ln.seat]
             shift[str(ln.seat)] = {c: k[c] - p[c] for c in tokens_all}
         acc_tok = {nm: {c: np.zeros(st.pool[c] + 1) for c in tokens_all} for nm in names}
-        acc_kind = {nm: {} for nm in names}
+        kind_idx = {kd: i for i, kd in enumerate(KINDS)}
+        pool_kind = np.zeros(len(KINDS))
+        for c in pool_tokens:
+            pool_kind[kind_idx[kind_of(c)]] += st.pool[c]
+        kind_samples: list[np.ndarray] = []     # per sample: places x kinds, expected counts
         batches = []
         n = max(1, self.samples)
         for i in range(n):
@@ -872,6 +897,7 @@ class HandFootBelief(Tracker):
             free = ch._free()
             R_tot = sum(free)
             sample_tok = {}
+            kind_samples.append(self._place_kinds(ch, free, R_tot, pool_kind))
             for nm in names:
                 pls = sets[nm]
                 R_A = sum(free[i] for i in pls)
@@ -905,8 +931,52 @@ class HandFootBelief(Tracker):
                     se = means.std(axis=0, ddof=1) / np.sqrt(nb)
                     se_max = max(se_max, float(se.max()))
         ans = Answer(False, None, tokens, {}, se_max if ch.constrained else 0.0, len(batches))
+        # expected cards by kind per place: the positions no play constrains are exchangeable
+        # (every card type alike), so each such place holds its share of their total
+        P = len(places.caps)
+        unc = [i for i in range(P) if all(i in ch.plan[c][1] for c in ch.constrained)]
+        caps = np.array(places.caps, dtype=float)
+        agg = np.zeros((len(names), P))
+        for a, nm in enumerate(names):
+            agg[a, sets[nm]] = 1.0
+        shift_k = np.zeros((len(names), len(KINDS)))
+        for a, nm in enumerate(names):
+            for c, x in shift.get(nm, {}).items():
+                shift_k[a, kind_idx[kind_of(c)]] += x
+
+        def by_name(per_place: np.ndarray) -> np.ndarray:
+            x = per_place.copy()
+            if len(unc) > 1 and caps[unc].sum():
+                x[unc] = np.outer(caps[unc] / caps[unc].sum(), x[unc].sum(axis=0))
+            return agg @ x + shift_k
+
+        ks = np.array(kind_samples)
+        mean = by_name(ks.mean(axis=0))
+        ans.kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+        if len(kind_samples) >= 10:
+            nb = 10
+            size = len(kind_samples) // nb
+            bm = np.array([by_name(ks[b * size:(b + 1) * size].mean(axis=0)) for b in range(nb)])
+            kse = bm.std(axis=0, ddof=1) / np.sqrt(nb)
+            ans.kind_se = {nm: {kd: float(kse[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+        elif not ch.constrained:
+            ans.kind_se = {nm: {kd: 0.0 for kd in KINDS} for nm in names}
         ans.kinds = self._kinds_from_worlds()
         return ans
+
+    @staticmethod
+    def _place_kinds(ch: GibbsEngine, free: list[int], total: int, pool_kind: np.ndarray) -> np.ndarray:
+        """Expected cards of each kind in every place of ``ch``'s state (places x kinds): the
+        constrained types where the chain put them, the pool's spread over the room left
+        (``free`` per place, ``total`` in all; ``pool_kind`` its cards per kind)."""
+        P = len(free)
+        out = np.outer(np.array(free, dtype=float) / max(total, 1), pool_kind)
+        for c, d in ch.d.items():
+            k = KINDS.index(kind_of(c))
+            for i in range(P):
+                if d[i]:
+                    out[i, k] += d[i]
+        return out
 
     # ------------------------------------------------------------------ player models
     def zone_at(self, world: dict[str, Any], seat: int, time: int) -> Counter:
@@ -996,7 +1066,70 @@ class HandFootBelief(Tracker):
                     dk = d.setdefault(kd, {})
                     dk[per[kd]] = dk.get(per[kd], 0) + float(w_i)
         ans.kinds = kinds
+        kse: dict[str, dict[str, float]] = {}
+        for nm, per in kinds.items():
+            kse[nm] = {}
+            for kd, dist in per.items():
+                mean = sum(k * p for k, p in dist.items())
+                # the weighted mean's standard error (cardmind.belief.models.weighted_mean)
+                vals = np.array([_kind_count(w, nm, kd) for w in ws], dtype=float)
+                kse[nm][kd] = float(np.sqrt(((wt.w * (vals - mean)) ** 2).sum()))
+        free = [nm for nm in kinds if nm == "stock" or nm.startswith("foot ")]
+        kse[FREE] = {}
+        for kd in KINDS:
+            vals = np.array([sum(_kind_count(w, nm, kd) for nm in free) for w in ws], dtype=float)
+            kse[FREE][kd] = float(np.sqrt(((wt.w * (vals - float(wt.w @ vals))) ** 2).sum()))
+        ans.kind_se = kse
         return ans
+
+    # ------------------------------------------------------------------ kinds
+    def kind_means(self) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]] | None]:
+        """Expected cards of each kind (:data:`KINDS`) in every hidden place now, and their
+        standard errors.
+
+        The expectations are sums of the token marginals of :meth:`answer` (linearity of
+        expectation), so they are exact when the answer is: early in a hand, where the exact
+        engine answers, they are the hypergeometric values (symmetric places equal). A sampled
+        answer gives Rao-Blackwellised means with batch-means standard errors, the places no play
+        constrains (the unpicked feet, the stock, a player that has not played yet) sharing their
+        total by their sizes: they are exchangeable, so they are always equal. A player model
+        gives its importance-weighted means with their standard errors, the unpicked feet and the
+        stock sharing their total.
+
+        Returns:
+            ``(means, se)``: ``{place: {kind: expected cards}}`` with places named as in
+            :attr:`Answer.tokens` (``"2"`` another seat's holding now, ``"foot 0"``,
+            ``"stock"``), and the same shape of standard errors, or ``None`` when exact.
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        ans = self.answer()
+        if ans.kind_mean is not None:
+            return ({pl: dict(per) for pl, per in ans.kind_mean.items()},
+                    {pl: dict(per) for pl, per in (ans.kind_se or {}).items()})
+        means = {pl: {kd: 0.0 for kd in KINDS} for pl in ans.tokens}
+        free_se = (ans.kind_se or {}).get(FREE)
+        for pl, per in ans.tokens.items():
+            for c, pmf in per.items():
+                means[pl][kind_of(c)] += float(sum(k * p for k, p in pmf.items()))
+        if ans.exact:
+            return means, None
+        se = {pl: dict((ans.kind_se or {}).get(pl) or {kd: 0.0 for kd in KINDS}) for pl in means}
+        # the free places (unpicked feet and the stock) are exchangeable, card by card: no play
+        # constrains them and no player model weighs them, so each holds its share of their total
+        free = {_place_name((name, seat)): size for name, seat, size in self.structure().free}
+        free = {pl: size for pl, size in free.items() if pl in means}
+        total = sum(free.values())
+        if len(free) > 1 and total:
+            for kd in KINDS:
+                m = sum(means[pl][kd] for pl in free)
+                # the total's own standard error (else at most the errors of its parts added)
+                e = free_se[kd] if free_se else sum(se[pl][kd] for pl in free)
+                for pl, size in free.items():
+                    means[pl][kd] = m * size / total
+                    se[pl][kd] = e * size / total
+        return means, se
 
     # ------------------------------------------------------------------ worlds
     def worlds(self, n: int | None = None) -> list[dict[str, Any]]:
@@ -1098,11 +1231,28 @@ class HandFootBelief(Tracker):
 
             ws = self.worlds()
             rng = self.rng(3)
+            n = max(1, len(ws))
+
+            def se(p: float) -> float:
+                return float(np.sqrt(max(p * (1 - p), 0.0) / n))
+
             out["next_turn"] = {str(s): next_turn_chances(st, s, ws, rng).to_json()
                                 for s in range(st.players) if s != self.observer}
+            # the chances are sampled over the worlds: their binomial standard errors
+            out["next_turn_se"] = {s: {k: se(p) for k, p in c.items()} for s, c in out["next_turn"].items()}
+            out["worlds"] = len(ws)
             partner = st.partner[self.observer]
             if partner is not None:
                 out["partner_red_three"] = red_three_risk(st, partner, ws)
+                out["partner_red_three_se"] = se(out["partner_red_three"])
+        if not st.forced or st.forced[0]["type"] not in ("hand_end", "deal"):
+            means, kse = self.kind_means()
+            out["expected_kinds"] = {pl: {kd: round(v, 6) for kd, v in per.items()} for pl, per in means.items()}
+            out["expected_kinds_se"] = (None if kse is None else
+                                        {pl: {kd: round(v, 6) for kd, v in per.items()} for pl, per in kse.items()
+                                         if pl != FREE})
+        # "kinds" (the distribution of each kind's count) is estimated from the sampled worlds
+        out["kinds_sampled"] = True
         if not ans.exact:
             out["stderr"] = ans.stderr
             out["samples"] = ans.samples

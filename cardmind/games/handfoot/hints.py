@@ -101,6 +101,8 @@ class HandFootHint(Advice):
     #: the move to the foot advised (``None``: none): ``{"now": the hand is used up by melds and the
     #: foot played this turn, "discard": else the card whose discard brings the foot, "points"}``
     to_foot: dict | None = None
+    #: the standard errors of ``kinds`` (``None``: exact, the token marginals of the exact engine)
+    kinds_se: dict[str, dict[str, float]] | None = None
     #: facts of the table for the words (not in the JSON)
     table: dict[str, Any] = field(default_factory=dict, repr=False)
     #: the exact number of consistent deals, computed when asked (``None``: sampled)
@@ -114,7 +116,8 @@ class HandFootHint(Advice):
                 "minimum": self.minimum, "opened": self.opened, "draw": self.draw, "opening": self.opening,
                 "melds": self.melds, "go_out": self.go_out, "answer": self.answer, "discards": self.discards,
                 "chances": {str(k): v for k, v in self.chances.items()},
-                "partner_red_three": self.partner_red_three, "kinds": self.kinds, "worlds": self.worlds,
+                "partner_red_three": self.partner_red_three, "kinds": self.kinds, "kinds_exact": self.kinds_se is None,
+                "kinds_se": self.kinds_se, "worlds": self.worlds, "standard_errors": self.standard_errors(),
                 "mode": self.mode, "model": self.model, "notes": list(self.notes),
                 "your_cards": list(self.your_cards), "in_foot": self.in_foot, "to_foot": self.to_foot,
                 "headline": self.headline(),
@@ -127,6 +130,24 @@ class HandFootHint(Advice):
         if not self.worlds:
             return None
         return sqrt(max(p * (1 - p), 0.0) / self.worlds)
+
+    def standard_errors(self) -> dict[str, Any]:
+        """The standard error of every sampled chance of :meth:`to_json` (binomial over the
+        ``worlds`` sampled deals, :meth:`se`), keyed as the chances: ``chances`` (per seat
+        ``open``, ``foot``, ``out``), ``discards`` (per card its ``danger``), ``opening``
+        (``chance_next_turn``), ``go_out`` and ``answer`` (``risk``), ``partner_red_three``."""
+        out: dict[str, Any] = {"chances": {str(s): {k: self.se(c[k]) for k in ("open", "foot", "out")}
+                                           for s, c in self.chances.items()},
+                               "discards": {d["card"]: self.se(d["danger"]) for d in self.discards}}
+        if self.opening:
+            out["opening"] = {"chance_next_turn": self.se(self.opening["chance_next_turn"])}
+        for key in ("go_out", "answer"):
+            g = getattr(self, key)
+            if g:
+                out[key] = {"risk": self.se(g["risk"])}
+        if self.partner_red_three is not None:
+            out["partner_red_three"] = self.se(self.partner_red_three)
+        return out
 
     def _ch(self, p: float, verbose: bool = False) -> str:
         """A sampled chance in percent (with its standard error when ``verbose``)."""
@@ -517,12 +538,15 @@ class HandFootHint(Advice):
             for n in self.notes:
                 console.print(f"[dim]{n}[/dim]")
         if (show_table or tables_only) and self.kinds:
-            tb = Table(title=f"Expected cards of each kind in the hidden places ({self._sampled()})")
+            how = "exact" if self.kinds_se is None else "sampled" + (", ± a standard error" if verbose else "")
+            tb = Table(title=f"Expected cards of each kind in the hidden places ({how})")
             tb.add_column("place")
             for k in KINDS:
                 tb.add_column(_KIND_WORDS.get(k, k))
             for place, per in self.kinds.items():
-                tb.add_row(place, *(f"{per.get(k, 0.0):.2f}" for k in KINDS))
+                se = (self.kinds_se or {}).get(place, {})
+                tb.add_row(place, *(f"{per.get(k, 0.0):.2f}" + (f" ± {se[k]:.2f}" if verbose and k in se else "")
+                                    for k in KINDS))
             console.print(tb)
 
     def _model_words(self) -> str:
@@ -723,15 +747,18 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     partner = view.partner[me]
     p3 = red_three_risk(view, partner, ws) if partner is not None and ws else None
     kinds: dict[str, dict[str, float]] = {}
-    for w in ws:
-        places = {f"seat {s}": z for s, z in w["zones"].items()}
-        places.update({f"foot {s}": f for s, f in w["feet"].items()})
-        places["stock"] = w["stock"]
-        for nm, cnt in places.items():
-            per = kinds.setdefault(nm, {k: 0.0 for k in KINDS})
-            for c, k in cnt.items():
-                per[kind_of(c)] += k / len(ws)
-    kinds = {nm: {k: round(v, 3) for k, v in per.items()} for nm, per in kinds.items()}
+    kinds_se: dict[str, dict[str, float]] | None = None
+    if not between:
+        # expected cards by kind: sums of the tracker's token marginals (exact when its answer is)
+        means, se = tracker.kind_means()
+
+        def place(nm: str) -> str:
+            return nm if nm == "stock" or nm.startswith("foot ") else f"seat {nm}"
+
+        order = sorted(means, key=lambda nm: (nm == "stock", nm.startswith("foot "), nm))
+        kinds = {place(nm): {k: round(means[nm][k], 3) for k in KINDS} for nm in order}
+        if se is not None:
+            kinds_se = {place(nm): {k: round(se[nm][k], 3) for k in KINDS} for nm in order}
     mode = tracker.mode
     structure = tracker.structure()
 
@@ -748,6 +775,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
             foot_json = {"now": False, "discard": next(iter(left)), "points": laid}
     return HandFootHint(me, view.hand_no, mover, view.phase, view.minimum, view.opened[team], draw, opening, melds,
                         go_out, answer, discards, chances, p3, kinds, len(ws), mode, tracker.model, notes,
+                        kinds_se=kinds_se,
                         your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]), to_foot=foot_json,
                         table={**_table_facts(view, me), "out_discard": out_discard},
                         count_of=count_of)
