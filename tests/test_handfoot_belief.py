@@ -152,7 +152,7 @@ def test_exact_tracker_matches_brute_force(options, seed):
     checked = 0
     for rec in recs[:: max(1, len(recs) // 4)]:
         count, marg = brute_force(rec)
-        t = HandFootBelief.from_record(rec, engine="exact")
+        t = HandFootBelief.from_record(rec, engine="exact", model="uniform")
         ans = t.answer()
         assert ans.exact and ans.count == count
         for place, per in marg.items():
@@ -169,7 +169,7 @@ def test_constraints_shape_the_posterior():
     have held a copy is, with no more said, less likely to hold another one)."""
     from cardmind.games.handfoot.belief import _hyper_pmf
     for rec in cuts(SMALL, 5):
-        t = HandFootBelief.from_record(rec, engine="exact")
+        t = HandFootBelief.from_record(rec, engine="exact", model="uniform")
         st = t.structure()
         if not any(ln.needs() for ln in st.lines):
             continue
@@ -195,8 +195,8 @@ def test_constraints_shape_the_posterior():
 def test_sampler_agrees_with_the_exact_answer():
     recs = cuts(SMALL3, 7)
     rec = recs[len(recs) // 2]
-    exact = HandFootBelief.from_record(rec, engine="exact").answer()
-    samp = HandFootBelief.from_record(rec, engine="sampled", samples=600, seed=3).answer()
+    exact = HandFootBelief.from_record(rec, engine="exact", model="uniform").answer()
+    samp = HandFootBelief.from_record(rec, engine="sampled", samples=600, seed=3, model="uniform").answer()
     assert not samp.exact and samp.stderr is not None
     worst = 0.0
     for place, per in exact.tokens.items():
@@ -346,12 +346,57 @@ def test_sampled_expected_cards_say_so_with_standard_errors():
     feet = [p for p in obj["kinds"] if p.startswith("foot ")]
     assert len(feet) >= 2 and len({obj["kinds"][p]["4"] for p in feet}) == 1
     se = obj["standard_errors"]
+    n = min(obj["worlds"], obj["ess"]) if obj["ess"] else obj["worlds"]    # a model: its effective worlds
     for s, c in obj["chances"].items():
         for key in ("open", "foot", "out"):
             p = c[key]
-            assert se["chances"][s][key] == pytest.approx((p * (1 - p) / obj["worlds"]) ** 0.5)
+            assert se["chances"][s][key] == pytest.approx((p * (1 - p) / n) ** 0.5)
     from rich.console import Console
     buf = __import__("io").StringIO()
     h.render(Console(file=buf, width=300), show_table=True, verbose=True)
     text = buf.getvalue()
     assert "(sampled, ± a standard error)" in text and " ± " in text
+
+
+# ---------------------------------------------------------------------------- the auto model (issue 24)
+def test_auto_is_the_default_and_reads_each_seat_from_its_choices():
+    """``auto`` is the first model (the default) and the tracker's default. At the start of a
+    hand no seat has chosen anything: every seat counts alike, and the answer is the exact
+    constraint-only one. Later in the example (peer players), each seat whose recent draws and
+    discards the fitted model explains better than chance is weighed by it: the expected cards
+    then differ from ``uniform``'s, and the advice says whom it weighs how, in words."""
+    import io
+    from rich.console import Console
+    from cardmind.hints import hint_for
+    assert GAME.player_models()[0] == "auto" and {"uniform", "fitted"} <= set(GAME.player_models())
+    rec = _complete_example()
+    view = rec.for_seat(1)
+
+    def tracker(upto, **kw):
+        return HandFootBelief.from_record(Record(view.game, dict(view.options), dict(view.header),
+                                                 view.events[:upto], view.path, []), **kw)
+
+    t0 = tracker(0)
+    assert t0.model == "auto" and set(t0.seat_models().values()) == {"uniform"} and not t0.weighted
+    assert t0.mode == "exact" and t0.answer().exact
+    t = tracker(60)
+    per = t.seat_models()
+    fit = t.seat_fit()
+    assert set(per) == {0, 2, 3}
+    for s, m in per.items():
+        if s in fit:
+            assert (m == "fitted") == (fit[s]["fitted"] > fit[s]["random"] + 1e-9)
+    assert "fitted" in per.values() and t.weighted
+    u = tracker(60, model="uniform")
+    ma, _ = t.kind_means()
+    mu, _ = u.kind_means()
+    assert max(abs(ma[p][k] - mu[p][k]) for p in ("0", "2", "3") for k in ma[p]) > 0.05
+    h = hint_for(t)
+    obj = h.to_json()
+    assert obj["model"] == "auto" and obj["seat_models"] == {str(k): v for k, v in sorted(per.items())}
+    assert 0 < obj["ess"] <= obj["worlds"]
+    buf = io.StringIO()
+    h.render(Console(file=buf, width=200), show_table=False)
+    text = buf.getvalue()
+    fitted = sorted(s for s, m in per.items() if m == "fitted")
+    assert "Chances weigh seat" in text and all(str(s) in text.split("Chances weigh")[1] for s in fitted)

@@ -718,8 +718,10 @@ class HandFootBelief(Tracker):
         samples: sampled answers: the number of Gibbs samples (each after ``thin`` sweeps,
             following ``burn`` sweeps).
         seed: seeds the sampler (answers are reproducible).
-        model: the player model weighing the worlds (``"uniform"``: none, the constraint-only
-            posterior; ``"fitted"``: the softmax model of :mod:`.models`).
+        model: the player model weighing the worlds: ``"auto"`` (the default: each other seat
+            by the model that best explains its recent choices, :meth:`seat_models`),
+            ``"uniform"`` (none, the constraint-only posterior) or ``"fitted"`` (the softmax
+            model of :mod:`.models` for every seat).
         worlds: worlds drawn for the chances of the next turn and the model's weights.
         burn, thin: sampled answers: Gibbs sweeps before the first sample and between samples.
         model_turns, model_temperature: the model weighs each player's choices of its last
@@ -730,7 +732,7 @@ class HandFootBelief(Tracker):
     """
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto",
-                 samples: int = DEFAULT_SAMPLES, seed: int = 0, model: str = "uniform", worlds: int = DEFAULT_WORLDS,
+                 samples: int = DEFAULT_SAMPLES, seed: int = 0, model: str = "auto", worlds: int = DEFAULT_WORLDS,
                  burn: int = DEFAULT_BURN, thin: int = DEFAULT_THIN, model_turns: int = 2,
                  model_temperature: float = 0.5):
         from ...core import get_game  # noqa: PLC0415
@@ -816,7 +818,7 @@ class HandFootBelief(Tracker):
             return self._cache["answer"]
         st = self.structure()
         check_feasible(st)
-        if self.model != "uniform":
+        if self.weighted:
             ans = self._model_answer(st)
         elif self.mode == "exact":
             ans = ExactEngine(st).solve()
@@ -1011,15 +1013,106 @@ class HandFootBelief(Tracker):
     def log_weights(self, worlds: list[dict[str, Any]], model: str | None = None) -> np.ndarray:
         """The log-likelihood of the other players' recent choices (:meth:`recent_choices`) in
         each world under the player model ``model`` (default the tracker's), times
-        ``model_temperature``."""
+        ``model_temperature``. Under ``auto`` each seat's choices count under the model
+        :meth:`seat_models` gives it, a seat weighed as ``uniform`` not at all."""
         from .models import load, log_likelihood  # noqa: PLC0415
 
-        m = load(model or self.model)
+        name = model or self.model
         chosen = self.recent_choices()
+        if name == "auto":
+            per = self.seat_models()
+            chosen = [ch for ch in chosen if per.get(ch.seat) == "fitted"]
+            name = "fitted"
+        if name == "uniform" or not chosen:
+            return np.zeros(len(worlds))
+        m = load(name)
         out = np.zeros(len(worlds))
         for i, w in enumerate(worlds):
             out[i] = log_likelihood(m, chosen, lambda ch, w=w: self.zone_at(w, ch.seat, ch.time))
         return out * self.model_temperature
+
+    def seat_models(self) -> dict[int, str]:
+        """The model weighing each other seat (``{seat: "uniform" or "fitted"}``): the tracker's
+        ``model`` for every seat, or under ``auto`` per seat the choice model of
+        :data:`~.models.AUTO_CANDIDATES` under which its recent choices (:meth:`recent_choices`)
+        are likeliest, their likelihood averaged over the constraint-only worlds (a marginal
+        likelihood): ``fitted``, or ``random`` (every option alike), which weighs the seat as
+        ``uniform`` does; a seat with no choice yet, or a tie, is ``uniform``. Cached until the
+        next event."""
+        if "seat_models" in self._cache:
+            return self._cache["seat_models"]
+        others = [s for s in range(self.state.players) if s != self.observer]
+        fit: dict[int, dict[str, float]] = {}
+        if self.model == "auto" and (self.state.phase == "over" or self.structure().hand_over):
+            out = {s: "uniform" for s in others}       # between hands nothing is hidden
+        elif self.model != "auto":
+            out = {s: self.model for s in others}
+        else:
+            from .models import AUTO_CANDIDATES, load, log_likelihood  # noqa: PLC0415
+
+            by: dict[int, list] = {}
+            for ch in self.recent_choices():
+                by.setdefault(ch.seat, []).append(ch)
+            ws = self.worlds() if by else []
+            out = {}
+            for s in others:
+                chs = by.get(s, [])
+                if not chs:
+                    out[s] = "uniform"
+                    continue
+                fit[s] = {}
+                for name in AUTO_CANDIDATES:
+                    m = load(name)
+                    ll = np.array([log_likelihood(m, chs, lambda ch, w=w: self.zone_at(w, ch.seat, ch.time))
+                                   for w in ws])
+                    top = float(ll.max()) if len(ll) else 0.0
+                    fit[s][name] = (top + float(np.log(np.mean(np.exp(ll - top))))) if np.isfinite(top) else top
+                out[s] = "fitted" if fit[s]["fitted"] > fit[s]["random"] + 1e-9 else "uniform"
+        self._cache["seat_models"] = out
+        self._cache["seat_fit"] = fit
+        return out
+
+    def seat_fit(self) -> dict[int, dict[str, float]]:
+        """Under ``auto``: per seat with choices, the log marginal likelihood of its recent
+        choices under each candidate model (:meth:`seat_models`); empty otherwise."""
+        self.seat_models()
+        return self._cache["seat_fit"]
+
+    @property
+    def weighted(self) -> bool:
+        """Whether a player model weighs the worlds now (``fitted``, or ``auto`` with some seat
+        weighed as ``fitted``); otherwise the answer is the constraint-only posterior."""
+        if self.model == "uniform":
+            return False
+        return "fitted" in self.seat_models().values()
+
+    def model_worlds(self, n: int | None = None) -> list[dict[str, Any]]:
+        """The worlds the chances are counted over: :meth:`worlds`, resampled by the player
+        model's importance weights when one weighs them (:attr:`weighted`; systematic
+        resampling with a generator seeded for the position, so the same position gives the
+        same worlds)."""
+        ws = self.worlds(n)
+        if not self.weighted or not ws:
+            return ws
+        key = ("model_worlds", len(ws))
+        if key in self._cache:
+            return self._cache[key]
+        from ...belief.models import importance_weights  # noqa: PLC0415
+
+        w = importance_weights(self.log_weights(ws)).w
+        u = (self.rng(4).random() + np.arange(len(ws))) / len(ws)
+        idx = np.minimum(np.searchsorted(np.cumsum(w), u), len(ws) - 1)
+        out = [ws[int(i)] for i in idx]
+        self._cache[key] = out
+        return out
+
+    def model_ess(self) -> float | None:
+        """The effective sample size of the weighted worlds (``None`` when none weighs them)."""
+        if not self.weighted:
+            return None
+        from ...belief.models import importance_weights  # noqa: PLC0415
+
+        return float(importance_weights(self.log_weights(self.worlds())).ess)
 
     def _model_answer(self, st: Structure) -> Answer:
         """Token marginals weighted by the player model (importance weights over the worlds)."""
@@ -1066,21 +1159,64 @@ class HandFootBelief(Tracker):
                     dk = d.setdefault(kd, {})
                     dk[per[kd]] = dk.get(per[kd], 0) + float(w_i)
         ans.kinds = kinds
-        kse: dict[str, dict[str, float]] = {}
-        for nm, per in kinds.items():
-            kse[nm] = {}
-            for kd, dist in per.items():
-                mean = sum(k * p for k, p in dist.items())
-                # the weighted mean's standard error (cardmind.belief.models.weighted_mean)
-                vals = np.array([_kind_count(w, nm, kd) for w in ws], dtype=float)
-                kse[nm][kd] = float(np.sqrt(((wt.w * (vals - mean)) ** 2).sum()))
-        free = [nm for nm in kinds if nm == "stock" or nm.startswith("foot ")]
-        kse[FREE] = {}
-        for kd in KINDS:
-            vals = np.array([sum(_kind_count(w, nm, kd) for nm in free) for w in ws], dtype=float)
-            kse[FREE][kd] = float(np.sqrt(((wt.w * (vals - float(wt.w @ vals))) ** 2).sum()))
-        ans.kind_se = kse
+        self._model_kinds(ans, ws, wt.w)
         return ans
+
+    def _model_kinds(self, ans: Answer, ws: list[dict[str, Any]], w: np.ndarray) -> None:
+        """Expected cards of each kind per place under the player model's weights ``w`` over the
+        worlds ``ws`` (``ans.kind_mean``, ``ans.kind_se``: the weighted mean and its standard
+        error, :func:`cardmind.belief.models.weighted_mean`). The positions no play constrains
+        and no weighed choice reads (the unpicked feet, the stock, the hidden groups of a seat
+        the model does not weigh, after its last play) are exchangeable under the weights too,
+        so they share their total by their sizes."""
+        st = self.structure()
+        per_seat = self.seat_models()
+        weighed = {s for s, m in per_seat.items() if m == "fitted"}
+        cols: list[tuple[str, int | None, int | None]] = []   # (name, seat, group) per place
+        caps: list[int] = []
+        unc: list[int] = []
+        for ln in st.lines:
+            deepest = max((p for lst in ln.needs().values() for p, _ in lst), default=0)
+            for gi, g in enumerate(ln.groups):
+                if ln.seat not in weighed and gi >= deepest:
+                    unc.append(len(cols))
+                cols.append((str(ln.seat), ln.seat, gi))
+                caps.append(g[1])
+        for name, seat, size in st.free:
+            unc.append(len(cols))
+            cols.append((_place_name((name, seat)), None, None))
+            caps.append(size)
+        names = list(dict.fromkeys(c[0] for c in cols))
+        agg = np.zeros((len(names), len(cols)))
+        for j, (nm, _, _) in enumerate(cols):
+            agg[names.index(nm), j] = 1.0
+        kidx = {kd: i for i, kd in enumerate(KINDS)}
+        shift = np.zeros((len(names), len(KINDS)))
+        for ln in st.lines:
+            p, k = ln.totals()
+            for c in set(p) | set(k):
+                shift[names.index(str(ln.seat)), kidx[kind_of(c)]] += k[c] - p[c]
+        capv = np.array(caps, dtype=float)
+        ys = []
+        for wd in ws:
+            x = np.zeros((len(cols), len(KINDS)))
+            for j, (nm, seat, gi) in enumerate(cols):
+                if seat is not None:
+                    cnt = wd["groups"][seat][gi]
+                elif nm == "stock":
+                    cnt = wd["stock"]
+                else:
+                    cnt = wd["feet"].get(int(nm[5:]), Counter())
+                for c, k in cnt.items():
+                    x[j, kidx[kind_of(c)]] += k
+            if len(unc) > 1 and capv[unc].sum():
+                x[unc] = np.outer(capv[unc] / capv[unc].sum(), x[unc].sum(axis=0))
+            ys.append(agg @ x + shift)
+        y = np.array(ys)
+        mean = np.tensordot(w, y, axes=1)
+        se = np.sqrt(((w[:, None, None] * (y - mean)) ** 2).sum(axis=0))
+        ans.kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
+        ans.kind_se = {nm: {kd: float(se[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
 
     # ------------------------------------------------------------------ kinds
     def kind_means(self) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]] | None]:
@@ -1219,6 +1355,7 @@ class HandFootBelief(Tracker):
         out = {
             "hand": st.hand_no, "observer": self.observer, "mode": self.mode, "exact": ans.exact,
             "model": self.model,
+            "seat_models": {str(k): v for k, v in sorted(self.seat_models().items())},
             "consistent_deals": ans.count,
             "pile": list(st.pile),
             "known": {str(s): sort_cards(st.known[s].elements()) for s in range(st.players)
@@ -1229,9 +1366,10 @@ class HandFootBelief(Tracker):
         if not st.forced and st.phase != "over":
             from .evaluate import next_turn_chances, red_three_risk  # noqa: PLC0415
 
-            ws = self.worlds()
+            ws = self.model_worlds()
             rng = self.rng(3)
-            n = max(1, len(ws))
+            ess = self.model_ess()
+            n = max(1.0, min(len(ws), ess) if ess else len(ws))
 
             def se(p: float) -> float:
                 return float(np.sqrt(max(p * (1 - p), 0.0) / n))
