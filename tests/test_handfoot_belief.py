@@ -391,6 +391,10 @@ def test_auto_is_the_default_and_reads_each_seat_from_its_choices():
     ma, _ = t.kind_means()
     mu, _ = u.kind_means()
     assert max(abs(ma[p][k] - mu[p][k]) for p in ("0", "2", "3") for k in ma[p]) > 0.05
+    t.model = "uniform"                     # as the protocol's model parameter does: nothing stale
+    assert t.kind_means()[0] == mu and not t.weighted
+    t.model = "auto"
+    assert t.kind_means()[0] == ma
     h = hint_for(t)
     obj = h.to_json()
     assert obj["model"] == "auto" and obj["seat_models"] == {str(k): v for k, v in sorted(per.items())}

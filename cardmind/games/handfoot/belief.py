@@ -752,17 +752,28 @@ class HandFootBelief(Tracker):
         self.engine = engine
         self.samples = int(samples)
         self.seed = int(seed)
+        self._cache: dict[str, Any] = {}
         self.model = model
         self.n_worlds = int(worlds)
         self.burn = int(burn)
         self.thin = int(thin)
         self.model_turns = int(model_turns)
         self.model_temperature = float(model_temperature)
-        self._cache: dict[str, Any] = {}
         self._digest = hashlib.sha256(json.dumps([self.observer, sort_cards(self.hand)]).encode()).digest()
         #: the other players' observed choices in the hand under way (:class:`.models.Choice`)
         self.choices: list = []
         self._hand_start = 0
+
+    @property
+    def model(self) -> str:
+        """The player model weighing the worlds (see the class docstring)."""
+        return self._model
+
+    @model.setter
+    def model(self, name: str) -> None:
+        """Set the model (the protocol's ``model`` parameter); answers computed so far are dropped."""
+        self._model = name
+        self._cache.clear()
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Mapping[str, Any]) -> None:
