@@ -880,7 +880,9 @@ class HandFootBelief(Tracker):
             ch.sweep()
         return ch
 
-    def _sampled_answer(self, st: Structure) -> Answer:
+    def _sampled_answer(self, st: Structure, with_tokens: bool = True) -> Answer:
+        """The sampler's answer; without ``with_tokens`` only the expected cards by kind (cheap: the
+        card marginals, which the advice does not need, are skipped)."""
         ch = self.chain(1)
         places = ch.places
         played = {ln.seat: ln.totals() for ln in st.lines}
@@ -911,7 +913,7 @@ class HandFootBelief(Tracker):
             R_tot = sum(free)
             sample_tok = {}
             kind_samples.append(self._place_kinds(ch, free, R_tot, pool_kind))
-            for nm in names:
+            for nm in (names if with_tokens else ()):
                 pls = sets[nm]
                 R_A = sum(free[i] for i in pls)
                 for c in tokens_all:
@@ -935,7 +937,7 @@ class HandFootBelief(Tracker):
                 pmf = acc_tok[nm][c] / len(batches)
                 off = shift.get(nm, {}).get(c, 0)
                 tokens[nm][c] = {k + off: float(v) for k, v in enumerate(pmf) if v > 1e-15}
-        if len(batches) >= 10:
+        if len(batches) >= 10 and with_tokens:
             nb = 10
             size = len(batches) // nb
             for nm in names:
@@ -974,7 +976,7 @@ class HandFootBelief(Tracker):
             ans.kind_se = {nm: {kd: float(kse[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
         elif not ch.constrained:
             ans.kind_se = {nm: {kd: 0.0 for kd in KINDS} for nm in names}
-        ans.kinds = self._kinds_from_worlds()
+        ans.kinds = self._kinds_from_worlds() if with_tokens else {}
         return ans
 
     @staticmethod
@@ -1036,6 +1038,11 @@ class HandFootBelief(Tracker):
             name = "fitted"
         if name == "uniform" or not chosen:
             return np.zeros(len(worlds))
+        if worlds is self.worlds() and name in ("fitted", "random"):
+            # the per-seat log-likelihoods over the tracker's own worlds are computed once
+            seats = {ch.seat for ch in chosen}
+            ll = self._seat_ll()
+            return sum((ll[s][name] for s in seats), np.zeros(len(worlds))) * self.model_temperature
         m = load(name)
         out = np.zeros(len(worlds))
         for i, w in enumerate(worlds):
@@ -1061,26 +1068,39 @@ class HandFootBelief(Tracker):
         else:
             from .models import AUTO_CANDIDATES, load, log_likelihood  # noqa: PLC0415
 
-            by: dict[int, list] = {}
-            for ch in self.recent_choices():
-                by.setdefault(ch.seat, []).append(ch)
-            ws = self.worlds() if by else []
+            lls = self._seat_ll()
             out = {}
             for s in others:
-                chs = by.get(s, [])
-                if not chs:
+                if s not in lls:
                     out[s] = "uniform"
                     continue
                 fit[s] = {}
                 for name in AUTO_CANDIDATES:
-                    m = load(name)
-                    ll = np.array([log_likelihood(m, chs, lambda ch, w=w: self.zone_at(w, ch.seat, ch.time))
-                                   for w in ws])
+                    ll = lls[s][name]
                     top = float(ll.max()) if len(ll) else 0.0
                     fit[s][name] = (top + float(np.log(np.mean(np.exp(ll - top))))) if np.isfinite(top) else top
                 out[s] = "fitted" if fit[s]["fitted"] > fit[s]["random"] + 1e-9 else "uniform"
         self._cache["seat_models"] = out
         self._cache["seat_fit"] = fit
+        return out
+
+    def _seat_ll(self) -> dict[int, dict[str, np.ndarray]]:
+        """Per other seat with recent choices, per model of :data:`~.models.AUTO_CANDIDATES`,
+        the log-likelihood of its recent choices in each of :meth:`worlds` (untempered; cached
+        until the next event)."""
+        if "seat_ll" in self._cache:
+            return self._cache["seat_ll"]
+        from .models import AUTO_CANDIDATES, load, log_likelihood  # noqa: PLC0415
+
+        by: dict[int, list] = {}
+        for ch in self.recent_choices():
+            by.setdefault(ch.seat, []).append(ch)
+        ws = self.worlds() if by else []
+        out: dict[int, dict[str, np.ndarray]] = {}
+        for s, chs in sorted(by.items()):
+            out[s] = {name: np.array([log_likelihood(load(name), chs, lambda ch, w=w: self.zone_at(w, ch.seat, ch.time))
+                                      for w in ws]) for name in AUTO_CANDIDATES}
+        self._cache["seat_ll"] = out
         return out
 
     def seat_fit(self) -> dict[int, dict[str, float]]:
@@ -1110,7 +1130,7 @@ class HandFootBelief(Tracker):
             return self._cache[key]
         from ...belief.models import importance_weights  # noqa: PLC0415
 
-        w = importance_weights(self.log_weights(ws)).w
+        w = (self._weights() if ws is self.worlds() else importance_weights(self.log_weights(ws))).w
         u = (self.rng(4).random() + np.arange(len(ws))) / len(ws)
         idx = np.minimum(np.searchsorted(np.cumsum(w), u), len(ws) - 1)
         out = [ws[int(i)] for i in idx]
@@ -1121,17 +1141,22 @@ class HandFootBelief(Tracker):
         """The effective sample size of the weighted worlds (``None`` when none weighs them)."""
         if not self.weighted:
             return None
-        from ...belief.models import importance_weights  # noqa: PLC0415
+        return float(self._weights().ess)
 
-        return float(importance_weights(self.log_weights(self.worlds())).ess)
+    def _weights(self):
+        """The importance weights of :meth:`worlds` under the model (cached until the next event)."""
+        if "weights" not in self._cache:
+            from ...belief.models import importance_weights  # noqa: PLC0415
+
+            self._cache["weights"] = importance_weights(self.log_weights(self.worlds()))
+        return self._cache["weights"]
 
     def _model_answer(self, st: Structure) -> Answer:
         """Token marginals weighted by the player model (importance weights over the worlds)."""
         from ...belief.models import importance_weights  # noqa: PLC0415
 
         ws = self.worlds()
-        lw = self.log_weights(ws)
-        wt = importance_weights(lw)
+        wt = self._weights()
         tokens_all = [c for c in sort_cards(st.pool) if st.pool[c] > 0]
         places: dict[str, list[Counter]] = {}
         for w in ws:
@@ -1251,7 +1276,19 @@ class HandFootBelief(Tracker):
         Raises:
             Contradiction: no deal is consistent with the events.
         """
-        ans = self.answer()
+        if "answer" in self._cache or self.mode == "exact" and not self.weighted:
+            ans = self.answer()
+        elif "kinds_answer" in self._cache:
+            ans = self._cache["kinds_answer"]
+        else:
+            st = self.structure()
+            check_feasible(st)
+            if self.weighted:
+                ans = Answer(False, None, {}, {})
+                self._model_kinds(ans, self.worlds(), self._weights().w)
+            else:
+                ans = self._sampled_answer(st, with_tokens=False)
+            self._cache["kinds_answer"] = ans
         if ans.kind_mean is not None:
             return ({pl: dict(per) for pl, per in ans.kind_mean.items()},
                     {pl: dict(per) for pl, per in (ans.kind_se or {}).items()})
