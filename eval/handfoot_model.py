@@ -81,9 +81,10 @@ def measure(n: int, seed: int, options: dict, worlds: int, every: int) -> dict:
             ws = t.worlds()
             lw = t.log_weights(ws, "fitted")
             wt = importance_weights(lw)
+            wa = importance_weights(t.log_weights(ws, "auto"))     # the default: per seat, its best model
             ess.append(wt.ess)
             u = np.full(len(ws), 1.0 / len(ws))
-            score = {"uniform": 0.0, "fitted": 0.0}
+            score = {"uniform": 0.0, "fitted": 0.0, "auto": 0.0}
             count = 0
             for s in range(4):
                 if truth.teams[s] == truth.teams[0]:
@@ -92,16 +93,20 @@ def measure(n: int, seed: int, options: dict, worlds: int, every: int) -> dict:
                 for kd in KINDS:
                     vals = np.array([sum(k for c, k in w["zones"][s].items() if kind_of(c) == kd) for w in ws])
                     hit = (vals == true[kd]).astype(float)
-                    for name, weights in (("uniform", u), ("fitted", wt.w)):
+                    for name, weights in (("uniform", u), ("fitted", wt.w), ("auto", wa.w)):
                         p = float(hit @ weights)
                         score[name] += math.log(max(p, 1e-3))
                     count += 1
             rows.append({k: v / count for k, v in score.items()})
     diff = np.array([r["fitted"] - r["uniform"] for r in rows])
     se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else float("nan")
+    da = np.array([r["auto"] - r["uniform"] for r in rows])
+    sa = float(da.std(ddof=1) / math.sqrt(len(da))) if len(da) > 1 else float("nan")
     return {"positions": len(rows), "uniform": float(np.mean([r["uniform"] for r in rows])),
             "fitted": float(np.mean([r["fitted"] for r in rows])), "diff": float(diff.mean()),
             "diff95": [float(diff.mean() - 1.96 * se), float(diff.mean() + 1.96 * se)],
+            "auto": float(np.mean([r["auto"] for r in rows])), "auto_diff": float(da.mean()),
+            "auto_diff95": [float(da.mean() - 1.96 * sa), float(da.mean() + 1.96 * sa)],
             "ess_median": float(np.median(ess)), "ess_min": float(np.min(ess)), "ess_max": float(np.max(ess)),
             "worlds": worlds, "model": fitted.to_json()["weights"]}
 
@@ -132,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         r = measure(args.games, args.seed, options, args.worlds, args.every)
         print(f"{r['positions']} positions; mean log probability of the true kind counts in the opponents' hands: "
               f"uniform {r['uniform']:.4f}, fitted {r['fitted']:.4f}; fitted - uniform {r['diff']:+.4f} "
-              f"[{r['diff95'][0]:+.4f}, {r['diff95'][1]:+.4f}]; ESS median {r['ess_median']:.1f} "
+              f"[{r['diff95'][0]:+.4f}, {r['diff95'][1]:+.4f}]; auto {r['auto']:.4f}, auto - uniform "
+              f"{r['auto_diff']:+.4f} [{r['auto_diff95'][0]:+.4f}, {r['auto_diff95'][1]:+.4f}]; ESS median {r['ess_median']:.1f} "
               f"(min {r['ess_min']:.1f}, max {r['ess_max']:.1f}) of {r['worlds']} worlds")
     print(f"{time.time() - t0:.0f} s", file=sys.stderr)
     return 0

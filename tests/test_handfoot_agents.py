@@ -27,7 +27,8 @@ def agents_available() -> list[str]:
 
 
 @pytest.mark.parametrize("options", [{"hands": 1}, {"players": 6, "hands": 1},
-                                     {"players": 3, "cutthroat": True, "hands": 1}])
+                                     {"players": 3, "cutthroat": True, "hands": 1},
+                                     {"hands": 1, "out_by_laying": True}])
 def test_every_action_any_agent_returns_is_legal(options):
     """The referee loop forfeits a seat that returns an illegal action: no game may forfeit."""
     names = agents_available()
@@ -190,6 +191,46 @@ def test_peer_asks_to_go_out_and_says_yes():
         play(s, [peer(s, 0).act(np.random.default_rng(0))])
     end = [e for e in s.history if e["type"] == "hand_end"][0]
     assert end["reason"] == "out" and end["player"] == 0
+    last = s.history[s.history.index(end) - 1]
+    assert last["type"] == "discard" and last["player"] == 0      # going out ends with a discard
+
+
+def test_peer_goes_out_by_laying_only_under_the_house_rule():
+    """With ``out_by_laying`` the position of the test above goes out by laying every card
+    (nine sixes, then three nines): no discard ends the hand."""
+    from tests.test_handfoot_rules import in_foot_again
+    s = in_foot_again(out_by_laying=True)
+    play(s, [AskOut(0), Answer(2, True)])
+    while not s.is_over():
+        play(s, [peer(s, 0).act(np.random.default_rng(0))])
+    end = [e for e in s.history if e["type"] == "hand_end"][0]
+    assert end["reason"] == "out" and end["player"] == 0 and end["held"][0] == []
+    last = [e for e in s.history[:s.history.index(end)] if e["type"] != "book"][-1]
+    assert last["type"] in ("meld", "lay_off") and last["player"] == 0
+
+
+@pytest.mark.parametrize("options", [{}, {"out_by_laying": True}])
+def test_peer_and_belief_go_out_and_every_going_out_follows_the_option(options):
+    """Whole games of ``peer`` against ``belief``: hands end by going out, and each going out
+    ends with a discard by default; under ``out_by_laying`` the players may lay the last card."""
+    opts = {"hands": 2, "books_clean": 1, "books_dirty": 1, "pile_min": 5, "hand_size": 7, **options}
+    outs = lays = 0
+    for k in range(3):
+        classes = [resolve_agent("peer" if s % 2 == k % 2 else "belief", GAME) for s in range(4)]
+        mr = play_game(GAME, opts, classes, np.random.default_rng(100 + k),
+                       [np.random.default_rng([100 + k, s]) for s in range(4)])
+        assert mr.forfeit is None, mr.forfeit_reason
+        evs = mr.record.events
+        for i, e in enumerate(evs):
+            if e["type"] == "hand_end" and e["reason"] == "out":
+                outs += 1
+                last = [x for x in evs[:i] if x["type"] != "book"][-1]
+                assert last["player"] == e["player"]
+                if last["type"] != "discard":
+                    lays += 1
+    assert outs >= 3
+    if not options:
+        assert lays == 0
 
 
 def test_tournament_seats_partnerships_as_teams(tmp_path):

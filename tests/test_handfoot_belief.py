@@ -152,7 +152,7 @@ def test_exact_tracker_matches_brute_force(options, seed):
     checked = 0
     for rec in recs[:: max(1, len(recs) // 4)]:
         count, marg = brute_force(rec)
-        t = HandFootBelief.from_record(rec, engine="exact")
+        t = HandFootBelief.from_record(rec, engine="exact", model="uniform")
         ans = t.answer()
         assert ans.exact and ans.count == count
         for place, per in marg.items():
@@ -169,7 +169,7 @@ def test_constraints_shape_the_posterior():
     have held a copy is, with no more said, less likely to hold another one)."""
     from cardmind.games.handfoot.belief import _hyper_pmf
     for rec in cuts(SMALL, 5):
-        t = HandFootBelief.from_record(rec, engine="exact")
+        t = HandFootBelief.from_record(rec, engine="exact", model="uniform")
         st = t.structure()
         if not any(ln.needs() for ln in st.lines):
             continue
@@ -195,8 +195,8 @@ def test_constraints_shape_the_posterior():
 def test_sampler_agrees_with_the_exact_answer():
     recs = cuts(SMALL3, 7)
     rec = recs[len(recs) // 2]
-    exact = HandFootBelief.from_record(rec, engine="exact").answer()
-    samp = HandFootBelief.from_record(rec, engine="sampled", samples=600, seed=3).answer()
+    exact = HandFootBelief.from_record(rec, engine="exact", model="uniform").answer()
+    samp = HandFootBelief.from_record(rec, engine="sampled", samples=600, seed=3, model="uniform").answer()
     assert not samp.exact and samp.stderr is not None
     worst = 0.0
     for place, per in exact.tokens.items():
@@ -284,3 +284,123 @@ def test_cli_hint_shows_the_players_cards():
     assert sorted(obj["your_cards"]) == held and obj["in_foot"] == bool(t.state.in_foot[t.observer])
     text = subprocess.run([sys.executable, "-m", "cardmind", "hint", str(path)], capture_output=True, text=True).stdout
     assert f"Your {'foot' if obj['in_foot'] else 'hand'} ({len(held)} cards): {' '.join(obj['your_cards'])}" in text
+
+
+# ---------------------------------------------------------------------------- honest numbers (issue 24)
+def _complete_example():
+    from pathlib import Path
+    from cardmind.records import read_record
+    return read_record(Path(__file__).resolve().parent.parent / "examples" / "handfoot-4p-complete.jsonl")
+
+
+@pytest.mark.parametrize("upto", [0, 1, 3])
+def test_first_turn_expected_cards_are_symmetric_and_exact_where_cheap(upto):
+    """At the first turn of a hand symmetric places hold the same expected cards of each kind,
+    within 2 points (the issue's test: 4s in foot 0 and foot 3, seat 0 and seat 3). ``upto`` 0
+    (before seat 0 draws) and 1 (after its draw): the exact engine answers, the values are the
+    hypergeometric ones and the table says 'exact'. 3 (seat 0 melded and discarded: seat 1's
+    first turn): the sampler answers, seats 2 and 3, which have not played, and the feet share
+    their cards' total exactly; the table says 'sampled'."""
+    from cardmind.hints import hint_for
+    from rich.console import Console
+    rec = _complete_example()
+    view = rec.for_seat(1)
+    t = HandFootBelief.from_record(Record(view.game, dict(view.options), dict(view.header), view.events[:upto],
+                                          view.path, []))
+    h = hint_for(t)
+    obj = h.to_json()
+    k = obj["kinds"]
+    own4 = sum(1 for c in view.header["hand"] if c[0] == "4")
+    hyper = 11 * (20 - own4) / (270 - 11)           # 20 fours in five decks, 259 cards unseen
+    for kind in ("4", "W", "R3"):
+        assert abs(k["foot 0"][kind] - k["foot 3"][kind]) < 0.02
+        assert abs(k["seat 2"][kind] - k["seat 3"][kind]) < 0.02
+        assert k["foot 0"][kind] == k["foot 2"][kind] == k["foot 1"][kind]
+    buf = __import__("io").StringIO()
+    h.render(Console(file=buf, width=200), show_table=True)
+    if upto <= 1:
+        assert t.mode == "exact" and obj["kinds_exact"] and obj["kinds_se"] is None
+        held0 = 11 if upto == 0 else 13                  # seat 0 drew two
+        assert k["seat 0"]["4"] == pytest.approx(hyper * held0 / 11, abs=1e-3)
+        assert k["foot 0"]["4"] == pytest.approx(hyper, abs=1e-3)
+        assert k["seat 3"]["4"] == pytest.approx(hyper, abs=1e-3)
+        assert "Expected cards of each kind in the hidden places (exact)" in buf.getvalue()
+    else:
+        assert t.mode == "sampled" and not obj["kinds_exact"]
+        assert k["foot 0"]["4"] == pytest.approx(k["seat 3"]["4"], abs=0.02)      # 11 unconstrained cards each
+        assert "Expected cards of each kind in the hidden places (sampled)" in buf.getvalue()
+
+
+def test_sampled_expected_cards_say_so_with_standard_errors():
+    """Later in a hand (the sampler answers) the table says 'sampled', --verbose shows a ± after
+    every expectation and the JSON carries them (``kinds_se``) and every sampled chance's
+    standard error; the unpicked feet are exchangeable, so their expectations are equal."""
+    from cardmind.hints import hint_for
+    rec = _complete_example()
+    view = rec.for_seat(1)
+    t = HandFootBelief.from_record(Record(view.game, dict(view.options), dict(view.header), view.events[:60],
+                                          view.path, []), engine="sampled")
+    h = hint_for(t)
+    obj = h.to_json()
+    assert not obj["kinds_exact"] and obj["kinds_se"]["seat 0"]["4"] > 0
+    feet = [p for p in obj["kinds"] if p.startswith("foot ")]
+    assert len(feet) >= 2 and len({obj["kinds"][p]["4"] for p in feet}) == 1
+    se = obj["standard_errors"]
+    n = min(obj["worlds"], obj["ess"]) if obj["ess"] else obj["worlds"]    # a model: its effective worlds
+    for s, c in obj["chances"].items():
+        for key in ("open", "foot", "out"):
+            p = c[key]
+            assert se["chances"][s][key] == pytest.approx((p * (1 - p) / n) ** 0.5)
+    from rich.console import Console
+    buf = __import__("io").StringIO()
+    h.render(Console(file=buf, width=300), show_table=True, verbose=True)
+    text = buf.getvalue()
+    assert "(sampled, ± a standard error)" in text and " ± " in text
+
+
+# ---------------------------------------------------------------------------- the auto model (issue 24)
+def test_auto_is_the_default_and_reads_each_seat_from_its_choices():
+    """``auto`` is the first model (the default) and the tracker's default. At the start of a
+    hand no seat has chosen anything: every seat counts alike, and the answer is the exact
+    constraint-only one. Later in the example (peer players), each seat whose recent draws and
+    discards the fitted model explains better than chance is weighed by it: the expected cards
+    then differ from ``uniform``'s, and the advice says whom it weighs how, in words."""
+    import io
+    from rich.console import Console
+    from cardmind.hints import hint_for
+    assert GAME.player_models()[0] == "auto" and {"uniform", "fitted"} <= set(GAME.player_models())
+    rec = _complete_example()
+    view = rec.for_seat(1)
+
+    def tracker(upto, **kw):
+        return HandFootBelief.from_record(Record(view.game, dict(view.options), dict(view.header),
+                                                 view.events[:upto], view.path, []), **kw)
+
+    t0 = tracker(0)
+    assert t0.model == "auto" and set(t0.seat_models().values()) == {"uniform"} and not t0.weighted
+    assert t0.mode == "exact" and t0.answer().exact
+    t = tracker(60)
+    per = t.seat_models()
+    fit = t.seat_fit()
+    assert set(per) == {0, 2, 3}
+    for s, m in per.items():
+        if s in fit:
+            assert (m == "fitted") == (fit[s]["fitted"] > fit[s]["random"] + 1e-9)
+    assert "fitted" in per.values() and t.weighted
+    u = tracker(60, model="uniform")
+    ma, _ = t.kind_means()
+    mu, _ = u.kind_means()
+    assert max(abs(ma[p][k] - mu[p][k]) for p in ("0", "2", "3") for k in ma[p]) > 0.05
+    t.model = "uniform"                     # as the protocol's model parameter does: nothing stale
+    assert t.kind_means()[0] == mu and not t.weighted
+    t.model = "auto"
+    assert t.kind_means()[0] == ma
+    h = hint_for(t)
+    obj = h.to_json()
+    assert obj["model"] == "auto" and obj["seat_models"] == {str(k): v for k, v in sorted(per.items())}
+    assert 0 < obj["ess"] <= obj["worlds"]
+    buf = io.StringIO()
+    h.render(Console(file=buf, width=200), show_table=False)
+    text = buf.getvalue()
+    fitted = sorted(s for s, m in per.items() if m == "fitted")
+    assert "Chances weigh seat" in text and all(str(s) in text.split("Chances weigh")[1] for s in fitted)

@@ -256,11 +256,12 @@ FOOT0 = ["6C", "6C", "6C", "6D", "6D", "6D", "6H", "6H", "6H", "9S", "9S"]
 BOOK = ("KC",) * 4 + ("KD",) * 3
 
 
-def foot_state(front: list[str]):
+def foot_state(front: list[str], **options):
     """Seat 0 holds a clean book of kings, three fours and a five; its foot can go out with the
-    sixes and nines. Options: one clean book and no dirty book are enough to go out."""
-    return state_with({"books_clean": 1, "books_dirty": 0, "hands": 1}, hands={0: HAND0}, feet={0: FOOT0},
-                      stock_front=front)
+    sixes and nines. Options: one clean book and no dirty book are enough to go out (and
+    ``options``)."""
+    return state_with({"books_clean": 1, "books_dirty": 0, "hands": 1, **options}, hands={0: HAND0},
+                      feet={0: FOOT0}, stock_front=front)
 
 
 def test_fault_shedding_the_last_hand_card_is_not_going_out():
@@ -288,10 +289,10 @@ def test_laying_the_last_hand_card_picks_up_the_foot_and_play_goes_on():
 FRONT = ["5D", "5S", "QC", "QD", "QH", "QS", "JC", "JD", "9H", "9D"]
 
 
-def in_foot_again():
+def in_foot_again(**options):
     """Seat 0 reached its foot (11 cards) in its first turn; everyone then played a turn; seat 0
     has drawn 9H 9D: it holds nine sixes and three nines."""
-    s = foot_state(FRONT)
+    s = foot_state(FRONT, **options)
     play(s, [Draw(0), Meld(0, BOOK), Meld(0, ("4C",) * 3), Meld(0, ("5H", "5D", "5S")), Discard(0, "9S")])
     for seat in (1, 2, 3):
         play(s, [Draw(seat), Discard(seat, sorted(s.zone[seat])[0])])
@@ -300,8 +301,32 @@ def in_foot_again():
     return s
 
 
-def test_going_out_needs_the_partners_yes_and_scores_the_bonus():
+def test_going_out_ends_with_a_discard_after_the_partners_yes():
+    """The seed: "play all of your cards and discard one": told yes, seat 0 lays all but one
+    card; laying its last card is refused (keep-card), discarding it goes out (+300)."""
     s = in_foot_again()
+    s.apply_action(Meld(0, ("6C",) * 3 + ("6D",) * 3 + ("6H",) * 2))    # a clean book of sixes
+    with pytest.raises(IllegalAction) as e:          # without asking, keeping one card only is refused
+        s.check_action(Meld(0, ("9S", "9H", "9D")))
+    assert e.value.rule == "keep-card"
+    play(s, [AskOut(0), Answer(2, True), Meld(0, ("9S", "9H", "9D"))])
+    assert s.zone[0] == Counter({"6H": 1}) and not s.is_over()
+    with pytest.raises(IllegalAction) as e:          # laying the last card is not going out
+        s.check_action(LayOff(0, 3, ("6H",)))    # on the sixes
+    assert e.value.rule == "keep-card" and "discard" in str(e.value) and "out_by_laying" in str(e.value)
+    assert s.legal_actions(0) == [Discard(0, "6H")]
+    evs = play(s, [Discard(0, "6H")])
+    end = [e for e in evs if e["type"] == "hand_end"][0]
+    assert end["reason"] == "out" and end["player"] == 0 and end["held"][0] == []
+    assert s.pile[-1] == "6H"
+    expect = sum(meld_score(m.cards) for m in s.melds[0]) + 300 - sum(
+        card_points(c) for p in (0, 2) for c in end["held"][p])
+    assert end["scores"][0] == expect and s.is_over()
+
+
+def test_out_by_laying_house_rule_lets_the_last_card_be_laid():
+    """With ``out_by_laying`` the player told yes may lay its last cards instead of discarding."""
+    s = in_foot_again(out_by_laying=True)
     s.apply_action(Meld(0, ("6C",) * 3 + ("6D",) * 3 + ("6H",) * 3))
     with pytest.raises(IllegalAction) as e:          # without asking, laying the last cards is refused
         s.check_action(Meld(0, ("9S", "9H", "9D")))

@@ -171,8 +171,10 @@ class HandFootGame(Game):
         return HandFootBelief
 
     def player_models(self) -> tuple[str, ...]:
-        """``uniform`` (the constraint-only posterior, the default) and ``fitted`` (the softmax
-        choice model of :mod:`.models`, fitted on simulated games)."""
+        """``auto`` (the default: each other seat weighed by the model that best explains its
+        recent choices, ``fitted`` or none), ``uniform`` (the constraint-only posterior) and
+        ``fitted`` (the softmax choice model of :mod:`.models`, fitted on simulated games, for
+        every seat)."""
         from .models import MODEL_NAMES  # noqa: PLC0415
 
         return MODEL_NAMES

@@ -291,6 +291,27 @@ class Answer:
     stderr: float | None = None
     samples: int | None = None
     ess: float | None = None
+    #: sampled answers: ``{place: {kind: standard error of its expected count}}`` (``None`` when
+    #: exact)
+    kind_se: dict[str, dict[str, float]] | None = None
+    #: sampled answers (no player model): ``{place: {kind: expected count}}``, the places no play
+    #: constrains sharing their total (``None``: summed from ``tokens``)
+    kind_mean: dict[str, dict[str, float]] | None = None
+
+
+#: the key of the free places' total in :attr:`Answer.kind_se`
+FREE = "free"
+
+
+def _kind_count(world: dict[str, Any], place: str, kind: str) -> int:
+    """Cards of ``kind`` in ``place`` (``"2"``, ``"foot 0"``, ``"stock"``) of a world."""
+    if place == "stock":
+        cnt = world["stock"]
+    elif place.startswith("foot "):
+        cnt = world["feet"].get(int(place[5:]), Counter())
+    else:
+        cnt = world["zones"].get(int(place), Counter())
+    return sum(k for c, k in cnt.items() if kind_of(c) == kind)
 
 
 def _place_name(label: tuple) -> str:
@@ -697,8 +718,10 @@ class HandFootBelief(Tracker):
         samples: sampled answers: the number of Gibbs samples (each after ``thin`` sweeps,
             following ``burn`` sweeps).
         seed: seeds the sampler (answers are reproducible).
-        model: the player model weighing the worlds (``"uniform"``: none, the constraint-only
-            posterior; ``"fitted"``: the softmax model of :mod:`.models`).
+        model: the player model weighing the worlds: ``"auto"`` (the default: each other seat
+            by the model that best explains its recent choices, :meth:`seat_models`),
+            ``"uniform"`` (none, the constraint-only posterior) or ``"fitted"`` (the softmax
+            model of :mod:`.models` for every seat).
         worlds: worlds drawn for the chances of the next turn and the model's weights.
         burn, thin: sampled answers: Gibbs sweeps before the first sample and between samples.
         model_turns, model_temperature: the model weighs each player's choices of its last
@@ -709,7 +732,7 @@ class HandFootBelief(Tracker):
     """
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto",
-                 samples: int = DEFAULT_SAMPLES, seed: int = 0, model: str = "uniform", worlds: int = DEFAULT_WORLDS,
+                 samples: int = DEFAULT_SAMPLES, seed: int = 0, model: str = "auto", worlds: int = DEFAULT_WORLDS,
                  burn: int = DEFAULT_BURN, thin: int = DEFAULT_THIN, model_turns: int = 2,
                  model_temperature: float = 0.5):
         from ...core import get_game  # noqa: PLC0415
@@ -729,17 +752,28 @@ class HandFootBelief(Tracker):
         self.engine = engine
         self.samples = int(samples)
         self.seed = int(seed)
+        self._cache: dict[str, Any] = {}
         self.model = model
         self.n_worlds = int(worlds)
         self.burn = int(burn)
         self.thin = int(thin)
         self.model_turns = int(model_turns)
         self.model_temperature = float(model_temperature)
-        self._cache: dict[str, Any] = {}
         self._digest = hashlib.sha256(json.dumps([self.observer, sort_cards(self.hand)]).encode()).digest()
         #: the other players' observed choices in the hand under way (:class:`.models.Choice`)
         self.choices: list = []
         self._hand_start = 0
+
+    @property
+    def model(self) -> str:
+        """The player model weighing the worlds (see the class docstring)."""
+        return self._model
+
+    @model.setter
+    def model(self, name: str) -> None:
+        """Set the model (the protocol's ``model`` parameter); answers computed so far are dropped."""
+        self._model = name
+        self._cache.clear()
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Mapping[str, Any]) -> None:
@@ -795,7 +829,7 @@ class HandFootBelief(Tracker):
             return self._cache["answer"]
         st = self.structure()
         check_feasible(st)
-        if self.model != "uniform":
+        if self.weighted:
             ans = self._model_answer(st)
         elif self.mode == "exact":
             ans = ExactEngine(st).solve()
@@ -846,7 +880,9 @@ class HandFootBelief(Tracker):
             ch.sweep()
         return ch
 
-    def _sampled_answer(self, st: Structure) -> Answer:
+    def _sampled_answer(self, st: Structure, with_tokens: bool = True) -> Answer:
+        """The sampler's answer; without ``with_tokens`` only the expected cards by kind (cheap: the
+        card marginals, which the advice does not need, are skipped)."""
         ch = self.chain(1)
         places = ch.places
         played = {ln.seat: ln.totals() for ln in st.lines}
@@ -863,7 +899,11 @@ class HandFootBelief(Tracker):
             p, k = played[ln.seat]
             shift[str(ln.seat)] = {c: k[c] - p[c] for c in tokens_all}
         acc_tok = {nm: {c: np.zeros(st.pool[c] + 1) for c in tokens_all} for nm in names}
-        acc_kind = {nm: {} for nm in names}
+        kind_idx = {kd: i for i, kd in enumerate(KINDS)}
+        pool_kind = np.zeros(len(KINDS))
+        for c in pool_tokens:
+            pool_kind[kind_idx[kind_of(c)]] += st.pool[c]
+        kind_samples: list[np.ndarray] = []     # per sample: places x kinds, expected counts
         batches = []
         n = max(1, self.samples)
         for i in range(n):
@@ -872,7 +912,8 @@ class HandFootBelief(Tracker):
             free = ch._free()
             R_tot = sum(free)
             sample_tok = {}
-            for nm in names:
+            kind_samples.append(self._place_kinds(ch, free, R_tot, pool_kind))
+            for nm in (names if with_tokens else ()):
                 pls = sets[nm]
                 R_A = sum(free[i] for i in pls)
                 for c in tokens_all:
@@ -896,7 +937,7 @@ class HandFootBelief(Tracker):
                 pmf = acc_tok[nm][c] / len(batches)
                 off = shift.get(nm, {}).get(c, 0)
                 tokens[nm][c] = {k + off: float(v) for k, v in enumerate(pmf) if v > 1e-15}
-        if len(batches) >= 10:
+        if len(batches) >= 10 and with_tokens:
             nb = 10
             size = len(batches) // nb
             for nm in names:
@@ -905,8 +946,52 @@ class HandFootBelief(Tracker):
                     se = means.std(axis=0, ddof=1) / np.sqrt(nb)
                     se_max = max(se_max, float(se.max()))
         ans = Answer(False, None, tokens, {}, se_max if ch.constrained else 0.0, len(batches))
-        ans.kinds = self._kinds_from_worlds()
+        # expected cards by kind per place: the positions no play constrains are exchangeable
+        # (every card type alike), so each such place holds its share of their total
+        P = len(places.caps)
+        unc = [i for i in range(P) if all(i in ch.plan[c][1] for c in ch.constrained)]
+        caps = np.array(places.caps, dtype=float)
+        agg = np.zeros((len(names), P))
+        for a, nm in enumerate(names):
+            agg[a, sets[nm]] = 1.0
+        shift_k = np.zeros((len(names), len(KINDS)))
+        for a, nm in enumerate(names):
+            for c, x in shift.get(nm, {}).items():
+                shift_k[a, kind_idx[kind_of(c)]] += x
+
+        def by_name(per_place: np.ndarray) -> np.ndarray:
+            x = per_place.copy()
+            if len(unc) > 1 and caps[unc].sum():
+                x[unc] = np.outer(caps[unc] / caps[unc].sum(), x[unc].sum(axis=0))
+            return agg @ x + shift_k
+
+        ks = np.array(kind_samples)
+        mean = by_name(ks.mean(axis=0))
+        ans.kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+        if len(kind_samples) >= 10:
+            nb = 10
+            size = len(kind_samples) // nb
+            bm = np.array([by_name(ks[b * size:(b + 1) * size].mean(axis=0)) for b in range(nb)])
+            kse = bm.std(axis=0, ddof=1) / np.sqrt(nb)
+            ans.kind_se = {nm: {kd: float(kse[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+        elif not ch.constrained:
+            ans.kind_se = {nm: {kd: 0.0 for kd in KINDS} for nm in names}
+        ans.kinds = self._kinds_from_worlds() if with_tokens else {}
         return ans
+
+    @staticmethod
+    def _place_kinds(ch: GibbsEngine, free: list[int], total: int, pool_kind: np.ndarray) -> np.ndarray:
+        """Expected cards of each kind in every place of ``ch``'s state (places x kinds): the
+        constrained types where the chain put them, the pool's spread over the room left
+        (``free`` per place, ``total`` in all; ``pool_kind`` its cards per kind)."""
+        P = len(free)
+        out = np.outer(np.array(free, dtype=float) / max(total, 1), pool_kind)
+        for c, d in ch.d.items():
+            k = KINDS.index(kind_of(c))
+            for i in range(P):
+                if d[i]:
+                    out[i, k] += d[i]
+        return out
 
     # ------------------------------------------------------------------ player models
     def zone_at(self, world: dict[str, Any], seat: int, time: int) -> Counter:
@@ -941,23 +1026,137 @@ class HandFootBelief(Tracker):
     def log_weights(self, worlds: list[dict[str, Any]], model: str | None = None) -> np.ndarray:
         """The log-likelihood of the other players' recent choices (:meth:`recent_choices`) in
         each world under the player model ``model`` (default the tracker's), times
-        ``model_temperature``."""
+        ``model_temperature``. Under ``auto`` each seat's choices count under the model
+        :meth:`seat_models` gives it, a seat weighed as ``uniform`` not at all."""
         from .models import load, log_likelihood  # noqa: PLC0415
 
-        m = load(model or self.model)
+        name = model or self.model
         chosen = self.recent_choices()
+        if name == "auto":
+            per = self.seat_models()
+            chosen = [ch for ch in chosen if per.get(ch.seat) == "fitted"]
+            name = "fitted"
+        if name == "uniform" or not chosen:
+            return np.zeros(len(worlds))
+        if worlds is self.worlds() and name in ("fitted", "random"):
+            # the per-seat log-likelihoods over the tracker's own worlds are computed once
+            seats = {ch.seat for ch in chosen}
+            ll = self._seat_ll()
+            return sum((ll[s][name] for s in seats), np.zeros(len(worlds))) * self.model_temperature
+        m = load(name)
         out = np.zeros(len(worlds))
         for i, w in enumerate(worlds):
             out[i] = log_likelihood(m, chosen, lambda ch, w=w: self.zone_at(w, ch.seat, ch.time))
         return out * self.model_temperature
+
+    def seat_models(self) -> dict[int, str]:
+        """The model weighing each other seat (``{seat: "uniform" or "fitted"}``): the tracker's
+        ``model`` for every seat, or under ``auto`` per seat the choice model of
+        :data:`~.models.AUTO_CANDIDATES` under which its recent choices (:meth:`recent_choices`)
+        are likeliest, their likelihood averaged over the constraint-only worlds (a marginal
+        likelihood): ``fitted``, or ``random`` (every option alike), which weighs the seat as
+        ``uniform`` does; a seat with no choice yet, or a tie, is ``uniform``. Cached until the
+        next event."""
+        if "seat_models" in self._cache:
+            return self._cache["seat_models"]
+        others = [s for s in range(self.state.players) if s != self.observer]
+        fit: dict[int, dict[str, float]] = {}
+        if self.model == "auto" and (self.state.phase == "over" or self.structure().hand_over):
+            out = {s: "uniform" for s in others}       # between hands nothing is hidden
+        elif self.model != "auto":
+            out = {s: self.model for s in others}
+        else:
+            from .models import AUTO_CANDIDATES, load, log_likelihood  # noqa: PLC0415
+
+            lls = self._seat_ll()
+            out = {}
+            for s in others:
+                if s not in lls:
+                    out[s] = "uniform"
+                    continue
+                fit[s] = {}
+                for name in AUTO_CANDIDATES:
+                    ll = lls[s][name]
+                    top = float(ll.max()) if len(ll) else 0.0
+                    fit[s][name] = (top + float(np.log(np.mean(np.exp(ll - top))))) if np.isfinite(top) else top
+                out[s] = "fitted" if fit[s]["fitted"] > fit[s]["random"] + 1e-9 else "uniform"
+        self._cache["seat_models"] = out
+        self._cache["seat_fit"] = fit
+        return out
+
+    def _seat_ll(self) -> dict[int, dict[str, np.ndarray]]:
+        """Per other seat with recent choices, per model of :data:`~.models.AUTO_CANDIDATES`,
+        the log-likelihood of its recent choices in each of :meth:`worlds` (untempered; cached
+        until the next event)."""
+        if "seat_ll" in self._cache:
+            return self._cache["seat_ll"]
+        from .models import AUTO_CANDIDATES, load, log_likelihood  # noqa: PLC0415
+
+        by: dict[int, list] = {}
+        for ch in self.recent_choices():
+            by.setdefault(ch.seat, []).append(ch)
+        ws = self.worlds() if by else []
+        out: dict[int, dict[str, np.ndarray]] = {}
+        for s, chs in sorted(by.items()):
+            out[s] = {name: np.array([log_likelihood(load(name), chs, lambda ch, w=w: self.zone_at(w, ch.seat, ch.time))
+                                      for w in ws]) for name in AUTO_CANDIDATES}
+        self._cache["seat_ll"] = out
+        return out
+
+    def seat_fit(self) -> dict[int, dict[str, float]]:
+        """Under ``auto``: per seat with choices, the log marginal likelihood of its recent
+        choices under each candidate model (:meth:`seat_models`); empty otherwise."""
+        self.seat_models()
+        return self._cache["seat_fit"]
+
+    @property
+    def weighted(self) -> bool:
+        """Whether a player model weighs the worlds now (``fitted``, or ``auto`` with some seat
+        weighed as ``fitted``); otherwise the answer is the constraint-only posterior."""
+        if self.model == "uniform":
+            return False
+        return "fitted" in self.seat_models().values()
+
+    def model_worlds(self, n: int | None = None) -> list[dict[str, Any]]:
+        """The worlds the chances are counted over: :meth:`worlds`, resampled by the player
+        model's importance weights when one weighs them (:attr:`weighted`; systematic
+        resampling with a generator seeded for the position, so the same position gives the
+        same worlds)."""
+        ws = self.worlds(n)
+        if not self.weighted or not ws:
+            return ws
+        key = ("model_worlds", len(ws))
+        if key in self._cache:
+            return self._cache[key]
+        from ...belief.models import importance_weights  # noqa: PLC0415
+
+        w = (self._weights() if ws is self.worlds() else importance_weights(self.log_weights(ws))).w
+        u = (self.rng(4).random() + np.arange(len(ws))) / len(ws)
+        idx = np.minimum(np.searchsorted(np.cumsum(w), u), len(ws) - 1)
+        out = [ws[int(i)] for i in idx]
+        self._cache[key] = out
+        return out
+
+    def model_ess(self) -> float | None:
+        """The effective sample size of the weighted worlds (``None`` when none weighs them)."""
+        if not self.weighted:
+            return None
+        return float(self._weights().ess)
+
+    def _weights(self):
+        """The importance weights of :meth:`worlds` under the model (cached until the next event)."""
+        if "weights" not in self._cache:
+            from ...belief.models import importance_weights  # noqa: PLC0415
+
+            self._cache["weights"] = importance_weights(self.log_weights(self.worlds()))
+        return self._cache["weights"]
 
     def _model_answer(self, st: Structure) -> Answer:
         """Token marginals weighted by the player model (importance weights over the worlds)."""
         from ...belief.models import importance_weights  # noqa: PLC0415
 
         ws = self.worlds()
-        lw = self.log_weights(ws)
-        wt = importance_weights(lw)
+        wt = self._weights()
         tokens_all = [c for c in sort_cards(st.pool) if st.pool[c] > 0]
         places: dict[str, list[Counter]] = {}
         for w in ws:
@@ -996,7 +1195,125 @@ class HandFootBelief(Tracker):
                     dk = d.setdefault(kd, {})
                     dk[per[kd]] = dk.get(per[kd], 0) + float(w_i)
         ans.kinds = kinds
+        self._model_kinds(ans, ws, wt.w)
         return ans
+
+    def _model_kinds(self, ans: Answer, ws: list[dict[str, Any]], w: np.ndarray) -> None:
+        """Expected cards of each kind per place under the player model's weights ``w`` over the
+        worlds ``ws`` (``ans.kind_mean``, ``ans.kind_se``: the weighted mean and its standard
+        error, :func:`cardmind.belief.models.weighted_mean`). The positions no play constrains
+        and no weighed choice reads (the unpicked feet, the stock, the hidden groups of a seat
+        the model does not weigh, after its last play) are exchangeable under the weights too,
+        so they share their total by their sizes."""
+        st = self.structure()
+        per_seat = self.seat_models()
+        weighed = {s for s, m in per_seat.items() if m == "fitted"}
+        cols: list[tuple[str, int | None, int | None]] = []   # (name, seat, group) per place
+        caps: list[int] = []
+        unc: list[int] = []
+        for ln in st.lines:
+            deepest = max((p for lst in ln.needs().values() for p, _ in lst), default=0)
+            for gi, g in enumerate(ln.groups):
+                if ln.seat not in weighed and gi >= deepest:
+                    unc.append(len(cols))
+                cols.append((str(ln.seat), ln.seat, gi))
+                caps.append(g[1])
+        for name, seat, size in st.free:
+            unc.append(len(cols))
+            cols.append((_place_name((name, seat)), None, None))
+            caps.append(size)
+        names = list(dict.fromkeys(c[0] for c in cols))
+        agg = np.zeros((len(names), len(cols)))
+        for j, (nm, _, _) in enumerate(cols):
+            agg[names.index(nm), j] = 1.0
+        kidx = {kd: i for i, kd in enumerate(KINDS)}
+        shift = np.zeros((len(names), len(KINDS)))
+        for ln in st.lines:
+            p, k = ln.totals()
+            for c in set(p) | set(k):
+                shift[names.index(str(ln.seat)), kidx[kind_of(c)]] += k[c] - p[c]
+        capv = np.array(caps, dtype=float)
+        ys = []
+        for wd in ws:
+            x = np.zeros((len(cols), len(KINDS)))
+            for j, (nm, seat, gi) in enumerate(cols):
+                if seat is not None:
+                    cnt = wd["groups"][seat][gi]
+                elif nm == "stock":
+                    cnt = wd["stock"]
+                else:
+                    cnt = wd["feet"].get(int(nm[5:]), Counter())
+                for c, k in cnt.items():
+                    x[j, kidx[kind_of(c)]] += k
+            if len(unc) > 1 and capv[unc].sum():
+                x[unc] = np.outer(capv[unc] / capv[unc].sum(), x[unc].sum(axis=0))
+            ys.append(agg @ x + shift)
+        y = np.array(ys)
+        mean = np.tensordot(w, y, axes=1)
+        se = np.sqrt(((w[:, None, None] * (y - mean)) ** 2).sum(axis=0))
+        ans.kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
+        ans.kind_se = {nm: {kd: float(se[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
+
+    # ------------------------------------------------------------------ kinds
+    def kind_means(self) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]] | None]:
+        """Expected cards of each kind (:data:`KINDS`) in every hidden place now, and their
+        standard errors.
+
+        The expectations are sums of the token marginals of :meth:`answer` (linearity of
+        expectation), so they are exact when the answer is: early in a hand, where the exact
+        engine answers, they are the hypergeometric values (symmetric places equal). A sampled
+        answer gives Rao-Blackwellised means with batch-means standard errors, the places no play
+        constrains (the unpicked feet, the stock, a player that has not played yet) sharing their
+        total by their sizes: they are exchangeable, so they are always equal. A player model
+        gives its importance-weighted means with their standard errors, the unpicked feet and the
+        stock sharing their total.
+
+        Returns:
+            ``(means, se)``: ``{place: {kind: expected cards}}`` with places named as in
+            :attr:`Answer.tokens` (``"2"`` another seat's holding now, ``"foot 0"``,
+            ``"stock"``), and the same shape of standard errors, or ``None`` when exact.
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        if "answer" in self._cache or self.mode == "exact" and not self.weighted:
+            ans = self.answer()
+        elif "kinds_answer" in self._cache:
+            ans = self._cache["kinds_answer"]
+        else:
+            st = self.structure()
+            check_feasible(st)
+            if self.weighted:
+                ans = Answer(False, None, {}, {})
+                self._model_kinds(ans, self.worlds(), self._weights().w)
+            else:
+                ans = self._sampled_answer(st, with_tokens=False)
+            self._cache["kinds_answer"] = ans
+        if ans.kind_mean is not None:
+            return ({pl: dict(per) for pl, per in ans.kind_mean.items()},
+                    {pl: dict(per) for pl, per in (ans.kind_se or {}).items()})
+        means = {pl: {kd: 0.0 for kd in KINDS} for pl in ans.tokens}
+        free_se = (ans.kind_se or {}).get(FREE)
+        for pl, per in ans.tokens.items():
+            for c, pmf in per.items():
+                means[pl][kind_of(c)] += float(sum(k * p for k, p in pmf.items()))
+        if ans.exact:
+            return means, None
+        se = {pl: dict((ans.kind_se or {}).get(pl) or {kd: 0.0 for kd in KINDS}) for pl in means}
+        # the free places (unpicked feet and the stock) are exchangeable, card by card: no play
+        # constrains them and no player model weighs them, so each holds its share of their total
+        free = {_place_name((name, seat)): size for name, seat, size in self.structure().free}
+        free = {pl: size for pl, size in free.items() if pl in means}
+        total = sum(free.values())
+        if len(free) > 1 and total:
+            for kd in KINDS:
+                m = sum(means[pl][kd] for pl in free)
+                # the total's own standard error (else at most the errors of its parts added)
+                e = free_se[kd] if free_se else sum(se[pl][kd] for pl in free)
+                for pl, size in free.items():
+                    means[pl][kd] = m * size / total
+                    se[pl][kd] = e * size / total
+        return means, se
 
     # ------------------------------------------------------------------ worlds
     def worlds(self, n: int | None = None) -> list[dict[str, Any]]:
@@ -1086,6 +1403,7 @@ class HandFootBelief(Tracker):
         out = {
             "hand": st.hand_no, "observer": self.observer, "mode": self.mode, "exact": ans.exact,
             "model": self.model,
+            "seat_models": {str(k): v for k, v in sorted(self.seat_models().items())},
             "consistent_deals": ans.count,
             "pile": list(st.pile),
             "known": {str(s): sort_cards(st.known[s].elements()) for s in range(st.players)
@@ -1096,13 +1414,31 @@ class HandFootBelief(Tracker):
         if not st.forced and st.phase != "over":
             from .evaluate import next_turn_chances, red_three_risk  # noqa: PLC0415
 
-            ws = self.worlds()
+            ws = self.model_worlds()
             rng = self.rng(3)
+            ess = self.model_ess()
+            n = max(1.0, min(len(ws), ess) if ess else len(ws))
+
+            def se(p: float) -> float:
+                return float(np.sqrt(max(p * (1 - p), 0.0) / n))
+
             out["next_turn"] = {str(s): next_turn_chances(st, s, ws, rng).to_json()
                                 for s in range(st.players) if s != self.observer}
+            # the chances are sampled over the worlds: their binomial standard errors
+            out["next_turn_se"] = {s: {k: se(p) for k, p in c.items()} for s, c in out["next_turn"].items()}
+            out["worlds"] = len(ws)
             partner = st.partner[self.observer]
             if partner is not None:
                 out["partner_red_three"] = red_three_risk(st, partner, ws)
+                out["partner_red_three_se"] = se(out["partner_red_three"])
+        if not st.forced or st.forced[0]["type"] not in ("hand_end", "deal"):
+            means, kse = self.kind_means()
+            out["expected_kinds"] = {pl: {kd: round(v, 6) for kd, v in per.items()} for pl, per in means.items()}
+            out["expected_kinds_se"] = (None if kse is None else
+                                        {pl: {kd: round(v, 6) for kd, v in per.items()} for pl, per in kse.items()
+                                         if pl != FREE})
+        # "kinds" (the distribution of each kind's count) is estimated from the sampled worlds
+        out["kinds_sampled"] = True
         if not ans.exact:
             out["stderr"] = ans.stderr
             out["samples"] = ans.samples

@@ -86,13 +86,15 @@ def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.G
     """The :class:`Chances` of ``seat`` over ``worlds``: in each, it draws two stock cards at
     random (or takes the pile when it can: the top card's pair in hand) and can open when the
     points it can lay reach the minimum, reach its foot when it can lay all its hand but one
-    card (its team open or opening), go out when it is in its foot (or reaches it) and can lay
-    everything but one card leaving the team its books."""
+    card (its team open or opening), go out when it is in its foot (or lays its whole hand and so
+    plays its foot this turn) and can lay everything but the card it discards (every card,
+    under the house rule ``out_by_laying``) leaving the team its books."""
     opts = view.options
     team = view.teams[seat]
     melds = view.melds[team]
     shapes = [m.shape for m in melds]
     needs = BookNeeds(opts["books_clean"], opts["books_dirty"])
+    lay_all = opts["out_by_laying"]
     opened = view.opened[team]
     top = view.pile[-1] if view.pile else None
     takeable = view.pile_takeable()
@@ -107,15 +109,16 @@ def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.G
         if not opened and can_open:
             n_open += 1
         if view.in_foot[seat]:
-            if opened and go_out_discard(after, melds, needs) is not None:
+            if opened and go_out_discard(after, melds, needs, lay_all) is not None:
                 n_out += 1
             continue
-        empties = can_open and (meldable_all(after, shapes) or any(
-            meldable_all(after - Counter([c]), shapes) for c in after))
+        lays_hand = can_open and meldable_all(after, shapes)
+        empties = lays_hand or (can_open and any(meldable_all(after - Counter([c]), shapes) for c in after))
         if empties:
             n_foot += 1
             foot = w["feet"].get(seat)
-            if foot is not None and opened and go_out_discard(foot, melds, needs) is not None:
+            # only a hand laid to its last card brings the foot into play this turn
+            if lays_hand and foot is not None and opened and go_out_discard(foot, melds, needs, lay_all) is not None:
                 n_out += 1
     k = max(1, len(worlds))
     return Chances(n_open / k, n_foot / k, n_out / k)

@@ -101,6 +101,12 @@ class HandFootHint(Advice):
     #: the move to the foot advised (``None``: none): ``{"now": the hand is used up by melds and the
     #: foot played this turn, "discard": else the card whose discard brings the foot, "points"}``
     to_foot: dict | None = None
+    #: per other seat the model weighing it (``"uniform"`` or ``"fitted"``; ``auto`` chooses per seat)
+    seat_models: dict[int, str] = field(default_factory=dict)
+    #: the effective sample size of the weighted worlds (``None``: unweighted)
+    ess: float | None = None
+    #: the standard errors of ``kinds`` (``None``: exact, the token marginals of the exact engine)
+    kinds_se: dict[str, dict[str, float]] | None = None
     #: facts of the table for the words (not in the JSON)
     table: dict[str, Any] = field(default_factory=dict, repr=False)
     #: the exact number of consistent deals, computed when asked (``None``: sampled)
@@ -114,8 +120,11 @@ class HandFootHint(Advice):
                 "minimum": self.minimum, "opened": self.opened, "draw": self.draw, "opening": self.opening,
                 "melds": self.melds, "go_out": self.go_out, "answer": self.answer, "discards": self.discards,
                 "chances": {str(k): v for k, v in self.chances.items()},
-                "partner_red_three": self.partner_red_three, "kinds": self.kinds, "worlds": self.worlds,
-                "mode": self.mode, "model": self.model, "notes": list(self.notes),
+                "partner_red_three": self.partner_red_three, "kinds": self.kinds, "kinds_exact": self.kinds_se is None,
+                "kinds_se": self.kinds_se, "worlds": self.worlds, "standard_errors": self.standard_errors(),
+                "mode": self.mode, "model": self.model,
+                "seat_models": {str(k): v for k, v in sorted(self.seat_models.items())}, "ess": self.ess,
+                "notes": list(self.notes),
                 "your_cards": list(self.your_cards), "in_foot": self.in_foot, "to_foot": self.to_foot,
                 "headline": self.headline(),
                 "consistent_deals": self.count_of() if self.count_of is not None else None}
@@ -123,19 +132,41 @@ class HandFootHint(Advice):
     # ------------------------------------------------------------------ chances in words
     def se(self, p: float) -> float | None:
         """The standard error of a chance estimated over the sampled worlds (binomial, the
-        worlds taken as independent), or ``None`` without worlds."""
+        worlds taken as independent; over their effective number when a player model weighs
+        them), or ``None`` without worlds."""
         if not self.worlds:
             return None
-        return sqrt(max(p * (1 - p), 0.0) / self.worlds)
+        n = min(self.worlds, self.ess) if self.ess else self.worlds
+        return sqrt(max(p * (1 - p), 0.0) / n)
+
+    def standard_errors(self) -> dict[str, Any]:
+        """The standard error of every sampled chance of :meth:`to_json` (binomial over the
+        ``worlds`` sampled deals, :meth:`se`), keyed as the chances: ``chances`` (per seat
+        ``open``, ``foot``, ``out``), ``discards`` (per card its ``danger``), ``opening``
+        (``chance_next_turn``), ``go_out`` and ``answer`` (``risk``), ``partner_red_three``."""
+        out: dict[str, Any] = {"chances": {str(s): {k: self.se(c[k]) for k in ("open", "foot", "out")}
+                                           for s, c in self.chances.items()},
+                               "discards": {d["card"]: self.se(d["danger"]) for d in self.discards}}
+        if self.opening:
+            out["opening"] = {"chance_next_turn": self.se(self.opening["chance_next_turn"])}
+        for key in ("go_out", "answer"):
+            g = getattr(self, key)
+            if g:
+                out[key] = {"risk": self.se(g["risk"])}
+        if self.partner_red_three is not None:
+            out["partner_red_three"] = self.se(self.partner_red_three)
+        return out
 
     def _ch(self, p: float, verbose: bool = False) -> str:
         """A sampled chance in percent (with its standard error when ``verbose``)."""
         return chance(p, self.se(p) if verbose else None)
 
     def _sampled(self, long: bool = False) -> str:
+        weighed = (f", worth about {max(1, round(self.ess))} after weighing them by the players' choices"
+                   if self.ess else "")
         if long:
-            return f"sampled over {self.worlds} deals that fit what you have seen"
-        return f"sampled over {self.worlds} deals"
+            return f"sampled over {self.worlds} deals that fit what you have seen{weighed}"
+        return f"sampled over {self.worlds} deals{weighed}"
 
     # ------------------------------------------------------------------ what to do
     def _meld_words(self, m: dict) -> str:
@@ -514,15 +545,20 @@ class HandFootHint(Advice):
             if self.partner_red_three is not None and t.get("partner_foot"):
                 console.print(f"Your partner's foot holds a red three: {self._ch(self.partner_red_three, verbose)} "
                               f"(sampled)")
+            if self.chances:
+                console.print(self.model_sentence())
             for n in self.notes:
                 console.print(f"[dim]{n}[/dim]")
         if (show_table or tables_only) and self.kinds:
-            tb = Table(title=f"Expected cards of each kind in the hidden places ({self._sampled()})")
+            how = "exact" if self.kinds_se is None else "sampled" + (", ± a standard error" if verbose else "")
+            tb = Table(title=f"Expected cards of each kind in the hidden places ({how})")
             tb.add_column("place")
             for k in KINDS:
                 tb.add_column(_KIND_WORDS.get(k, k))
             for place, per in self.kinds.items():
-                tb.add_row(place, *(f"{per.get(k, 0.0):.2f}" for k in KINDS))
+                se = (self.kinds_se or {}).get(place, {})
+                tb.add_row(place, *(f"{per.get(k, 0.0):.2f}" + (f" ± {se[k]:.2f}" if verbose and k in se else "")
+                                    for k in KINDS))
             console.print(tb)
 
     def _model_words(self) -> str:
@@ -532,7 +568,44 @@ class HandFootHint(Advice):
         if self.model == "fitted":
             return ("the deals are weighed by how well they explain the others' draws, melds and discards (a model "
                     "fitted on simulated games)")
+        if self.model == "auto":
+            per = self.seat_models or {}
+            fitted = sorted(s for s, m in per.items() if m == "fitted")
+            if not fitted:
+                return ("every deal that fits is taken as equally likely (no other player's recent choices fit the "
+                        "fitted player model better than chance)")
+            who = ("seat " if len(fitted) == 1 else "seats ") + _and([str(x) for x in fitted])
+            return (f"the deals are weighed by how well they explain the recent draws and discards of {who} (the "
+                    f"fitted player model fits {'it' if len(fitted) == 1 else 'them'} best), the others' deals "
+                    f"taken as equally likely")
         return f"the deals are weighed by the {self.model} model of how the others play"
+
+    def model_sentence(self) -> str:
+        """Whom the chances weigh how, in one sentence (the ``auto`` model's choice per seat):
+        ``"Chances weigh seat 0 as a fitted player (its recent draws and discards fit that model
+        best); seats 2 and 3 count every deal alike (their choices fit no model better than
+        chance)."``"""
+        per = self.seat_models or {}
+        fitted = sorted(s for s, m in per.items() if m == "fitted")
+        plain = sorted(s for s, m in per.items() if m != "fitted")
+
+        def seats(xs: list[int]) -> str:
+            return ("seat " if len(xs) == 1 else "seats ") + _and([str(x) for x in xs])
+
+        if self.model == "uniform" or not per:
+            return "Chances count every deal that fits alike (no model of how the others play)."
+        if self.model == "fitted":
+            return ("Chances weigh every other player as the fitted player model (how simulated players draw, meld "
+                    "and discard).")
+        if not fitted:
+            return ("Chances count every deal that fits alike: no other player's recent choices fit the fitted player "
+                    "model better than chance.")
+        text = (f"Chances weigh {seats(fitted)} as {'a fitted player' if len(fitted) == 1 else 'fitted players'} "
+                f"({'its' if len(fitted) == 1 else 'their'} recent draws and discards fit that model best)")
+        if plain:
+            text += (f"; {seats(plain)} count{'s' if len(plain) == 1 else ''} every deal alike "
+                     f"({'its' if len(plain) == 1 else 'their'} choices fit no model better than chance)")
+        return text + "."
 
     def _how_words(self, numbers: bool = False) -> str:
         """How the chances were reached, in words (``numbers``: with the count of deals)."""
@@ -542,8 +615,9 @@ class HandFootHint(Advice):
                    + (f" ({count_:,} of them)" if count_ is not None else ""))
         else:
             how = "the deals that fit what you have seen are too many to count, so a sampler draws them"
+        over = f"the {self.worlds} deals" if not self.ess else f"about {max(1, round(self.ess))} deals"
         return (f"How: {how}; {self._model_words()}; the chances are {self._sampled(True)}, each with its "
-                f"standard error after the ± (binomial over the {self.worlds} deals).")
+                f"standard error after the ± (binomial over {over}).")
 
     def _whose_turn(self) -> str:
         if self.to_move is None:
@@ -632,7 +706,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     opts = view.options
     needs = BookNeeds(opts["books_clean"], opts["books_dirty"])
     between = view.phase == "over" or bool(view.forced and view.forced[0]["type"] in ("hand_end", "deal"))
-    ws = tracker.worlds(worlds) if not between else []
+    ws = tracker.model_worlds(worlds) if not between else []
     rng = tracker.rng(7)
     zone = view.zone[me] or Counter()
     mover = view.to_move()
@@ -668,7 +742,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
         else:
             told_no = view.asked and view.permission is False
             if view.in_foot[me] and view.books_met(team) and not told_no:
-                found = go_out_discard(zone, view.melds[team], needs)
+                found = go_out_discard(zone, view.melds[team], needs, opts["out_by_laying"])
                 if found is not None:
                     sw = go_out_swing(view, me, ws, rng, my_cards=zone)
                     told_yes = view.may_go_out(me) and not view.cut_throat()
@@ -680,7 +754,9 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                     out_discard = found[0]
             if not view.in_foot[me]:
                 to_foot = foot_plan(zone, view.melds[team], opts["books_clean"])
-            if to_foot is None:
+            if to_foot is None and go_out is not None and view.may_go_out(me) and go_out["advice"] == "go out now":
+                melds = _plays_json(plays_of(found[1]))   # the way out: every card but the discard
+            elif to_foot is None:
                 groups = down_plan(zone, view.melds[team], view.in_foot[me], needs)
                 if view.in_foot[me] and not view.may_go_out(me):
                     trim_for_keep(zone, groups, 2)
@@ -721,15 +797,18 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     partner = view.partner[me]
     p3 = red_three_risk(view, partner, ws) if partner is not None and ws else None
     kinds: dict[str, dict[str, float]] = {}
-    for w in ws:
-        places = {f"seat {s}": z for s, z in w["zones"].items()}
-        places.update({f"foot {s}": f for s, f in w["feet"].items()})
-        places["stock"] = w["stock"]
-        for nm, cnt in places.items():
-            per = kinds.setdefault(nm, {k: 0.0 for k in KINDS})
-            for c, k in cnt.items():
-                per[kind_of(c)] += k / len(ws)
-    kinds = {nm: {k: round(v, 3) for k, v in per.items()} for nm, per in kinds.items()}
+    kinds_se: dict[str, dict[str, float]] | None = None
+    if not between:
+        # expected cards by kind: sums of the tracker's token marginals (exact when its answer is)
+        means, se = tracker.kind_means()
+
+        def place(nm: str) -> str:
+            return nm if nm == "stock" or nm.startswith("foot ") else f"seat {nm}"
+
+        order = sorted(means, key=lambda nm: (nm == "stock", nm.startswith("foot "), nm))
+        kinds = {place(nm): {k: round(means[nm][k], 3) for k in KINDS} for nm in order}
+        if se is not None:
+            kinds_se = {place(nm): {k: round(se[nm][k], 3) for k in KINDS} for nm in order}
     mode = tracker.mode
     structure = tracker.structure()
 
@@ -746,6 +825,8 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
             foot_json = {"now": False, "discard": next(iter(left)), "points": laid}
     return HandFootHint(me, view.hand_no, mover, view.phase, view.minimum, view.opened[team], draw, opening, melds,
                         go_out, answer, discards, chances, p3, kinds, len(ws), mode, tracker.model, notes,
+                        kinds_se=kinds_se, seat_models={} if between else tracker.seat_models(),
+                        ess=None if between else tracker.model_ess(),
                         your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]), to_foot=foot_json,
                         table={**_table_facts(view, me), "out_discard": out_discard},
                         count_of=count_of)

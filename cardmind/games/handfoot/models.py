@@ -40,8 +40,13 @@ FEATURES = ("take", "take_red3", "lay", "lay_cards", "lay_foot", "lay_open",
             "d_companions", "d_melded", "d_wild", "d_red3", "d_black3", "d_points")
 _F = {f: i for i, f in enumerate(FEATURES)}
 MODEL_FILE = Path(__file__).with_name("model.json")
-#: the names of the player models (the first is the default)
-MODEL_NAMES = ("uniform", "fitted")
+#: the names of the player models (the first is the default): ``auto`` weighs each other seat by
+#: the model that best explains its choices so far (:data:`AUTO_CANDIDATES`), ``uniform`` is the
+#: constraint-only posterior, ``fitted`` the softmax model of ``model.json`` for every seat
+MODEL_NAMES = ("auto", "uniform", "fitted")
+#: the choice models ``auto`` compares per seat: ``random`` (every option of a choice alike: the
+#: seat is then weighed as by ``uniform``) and ``fitted``
+AUTO_CANDIDATES = ("random", "fitted")
 
 
 @dataclass
@@ -190,7 +195,7 @@ def load(name: str) -> ChoiceModel:
     Raises:
         ValueError: an unknown name, or the fitted model's file is missing.
     """
-    if name == "uniform":
+    if name in ("uniform", "random"):
         return UniformChoice()
     if name == "fitted":
         if not MODEL_FILE.exists():
@@ -213,5 +218,5 @@ def log_likelihood(model: ChoiceModel, choices: list[Choice], zones_at) -> float
     return total
 
 
-__all__ = ["FEATURES", "MODEL_NAMES", "Choice", "options", "choices_before", "decisions_of_record", "load",
+__all__ = ["FEATURES", "MODEL_NAMES", "AUTO_CANDIDATES", "Choice", "options", "choices_before", "decisions_of_record", "load",
            "log_likelihood", "SoftmaxChoice"]

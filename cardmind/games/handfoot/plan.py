@@ -278,13 +278,16 @@ def plays_of(groups: Sequence[Group]) -> list[Play]:
     return [p for g in groups if (p := g.play()) is not None]
 
 
-def go_out_discard(zone: Mapping[str, int], melds, needs: BookNeeds) -> tuple[str | None, list[Group]] | None:
-    """A way to go out now: ``(discard, plan)`` where ``plan`` lays every other card (or
-    every card, with ``discard`` ``None``) and leaves the team its books; ``None`` when there
-    is none. The discard is the least useful card that works."""
+def go_out_discard(zone: Mapping[str, int], melds, needs: BookNeeds, lay_all: bool = False) \
+        -> tuple[str | None, list[Group]] | None:
+    """A way to go out now: ``(discard, plan)`` where ``plan`` lays every other card and
+    leaves the team its books, ``discard`` the last card (the seed: "play all of your cards and
+    discard one"); with ``lay_all`` (the house rule ``out_by_laying``) also a plan laying every
+    card, ``discard`` ``None``, tried first. ``None`` when there is no way. The discard is the
+    least useful card that works."""
     shapes = [m.shape for m in melds]
     total = sum(zone.values())
-    options: list[str | None] = [None] if total and meldable_all(zone, shapes) else []
+    options: list[str | None] = [None] if lay_all and total and meldable_all(zone, shapes) else []
     melded = {m.rank for m in melds}
     for c in sorted((c for c in zone if zone[c] > 0),
                     key=lambda c: (keep_score(c, zone, melded), -card_points(c))):

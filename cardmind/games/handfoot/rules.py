@@ -89,6 +89,9 @@ OPTION_SPECS = (
                               "or all of it when smaller, are taken)", int_option(1, 50)),
     OptionSpec("failed_out_penalty", 100, "points a team loses when its player, told yes, does not go out "
                                           "that turn", int_option(0, 10_000)),
+    OptionSpec("out_by_laying", False, "house rule: a player going out may lay its last card instead of "
+                                       "discarding it (the seed: \"play all of your cards and discard one\")",
+               bool_option, (False, True)),
     OptionSpec("hand_size", 11, "cards in each hand and in each foot", int_option(1, 20)),
     OptionSpec("ranks", RANKS, "the ranks in the deck (a reduced deck for tests: \"245\")", _ranks),
     OptionSpec("suits", 4, "suits in the deck (C, D, H, S in that order)", int_option(1, 4), (1, 2, 3, 4)),

@@ -548,7 +548,9 @@ class HandFootShorthand(Shorthand):
         if state.in_foot[t] and not state.asked and not state.cut_throat() and state.books_met(team):
             acts.append("ask to go out")
         if state.permission is True:
-            acts = ["told yes: meld, lay off and go out"]
+            acts = ["told yes: meld, lay off and go out (lay or discard the last card)"
+                    if state.options["out_by_laying"] else
+                    "told yes: meld, lay off, and discard the last card to go out"]
         drew = ""
         last = state.history[-1] if state.history else None
         if t != me and last and last.get("type") == "draw" and last.get("player") == t and not state.turn_points:

@@ -32,8 +32,9 @@ Flow of one hand (the game is ``hands`` of them; hand ``k`` starts with seat ``(
   them opens: the melds it lays that turn (a taken pile's top card and pair included) must
   reach the hand's minimum before it discards, and may not use up its hand before they do.
 * **Going out**: a player in its foot whose team holds the books needed, with its partner's
-  yes this turn (in cut-throat without asking), may lay or discard its last card; the hand
-  ends (``hand_end``, +300). Told yes, a player that does not go out that turn costs its team
+  yes this turn (in cut-throat without asking), may discard its last card (the seed: "play all
+  of your cards and discard one"; with the house rule ``out_by_laying`` it may also lay it);
+  the hand ends (``hand_end``, +300). Told yes, a player that does not go out that turn costs its team
   ``failed_out_penalty``. Otherwise a player in its foot keeps at least one card after its
   discard (so two after its melds).
 * **Stock out**: the hand ends after the turn in which the stock's last card was drawn.
@@ -456,6 +457,10 @@ class HandFootState(State):
             raise IllegalAction("opening-minimum", f"seat {seat} may not use up its hand before its melds reach "
                                                    f"the opening minimum {self.minimum} "
                                                    f"({self.turn_points + points} so far)")
+        if self.in_foot[seat] and left == 0 and not self.options["out_by_laying"]:
+            raise IllegalAction("keep-card", f"seat {seat} must keep its last card to discard: going out ends "
+                                             "with a discard (the house rule out_by_laying lets a player lay "
+                                             "its last card instead)")
         if self.in_foot[seat] and left < 2:
             ok = False
             if self.may_go_out(seat):
@@ -466,10 +471,11 @@ class HandFootState(State):
                     melds[meld_index].add(cards)
                 ok = self.books_met(team, melds)
             if not ok:
-                raise IllegalAction("keep-card", f"seat {seat} must keep a card to discard: only a player "
-                                                 "going out (in its foot, its team holding the books, "
-                                                 + ("" if self.cut_throat() else "told yes, ")
-                                                 + ") may lay its last cards")
+                raise IllegalAction("keep-card", f"seat {seat} must keep two cards in its foot, one to discard "
+                                                 "and one to hold: only a player going out (in its foot, its team "
+                                                 "holding the books" + ("" if self.cut_throat() else ", told yes")
+                                                 + (") may lay its last cards" if self.options["out_by_laying"]
+                                                    else ") may lay all but the card it discards"))
         z = self.zone[seat]
         if opening and z is not None:
             zz = z - Counter(cards)
@@ -895,7 +901,7 @@ class HandFootState(State):
 
     def _after_cards_left(self, p: int) -> None:
         """After ``p`` laid cards: its hand used up brings its foot; its last foot card laid
-        (allowed only when going out) ends the hand."""
+        (allowed only when going out under the house rule ``out_by_laying``) ends the hand."""
         if self.sizes[p] == 0:
             if not self.in_foot[p]:
                 self.forced.append({"type": "foot", "player": p})

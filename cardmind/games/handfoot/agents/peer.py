@@ -19,9 +19,9 @@ go out; this rebuild keeps its policy and adds what the rules need, as plainly a
   book may take one when a dirty book is missing); from the foot lay the other wild cards one
   at a time (``placeWilds``). In the foot it keeps two cards (one to discard, one to hold)
   unless it is going out.
-* **Going out as soon as it can**: in its foot, with the team's books, when every card but at
-  most one can be laid, it asks its partner (in cut-throat it just goes out), and told yes it
-  lays everything and discards its last card.
+* **Going out as soon as it can**: in its foot, with the team's books, when every card but one
+  can be laid (or every card, under the house rule ``out_by_laying``), it asks its partner (in
+  cut-throat it just goes out), and told yes it lays everything and discards its last card.
 * **As a partner** it says yes whenever the requirements are met (the ask is only legal when
   the asker is in its foot and the team has its books, so always).
 * **Discard** (``discardFrom``): the least useful card: a red three first, never a wild card
@@ -105,7 +105,7 @@ class HandFootPeerAgent(Agent):
         discard; ``None`` when it cannot go out."""
         st, seat = self.state, self.seat
         team = st.teams[seat]
-        found = go_out_discard(st.zone[seat], st.melds[team], self.needs())
+        found = go_out_discard(st.zone[seat], st.melds[team], self.needs(), self.options["out_by_laying"])
         if found is None:
             return None
         discard, groups = found
@@ -115,11 +115,12 @@ class HandFootPeerAgent(Agent):
         return Discard(seat, discard) if discard is not None else None
 
     def can_go_out(self) -> bool:
-        """In the foot, the team holding its books, every card but one at most can be laid."""
+        """In the foot, the team holding its books, every card but the discard can be laid (or
+        every card, under ``out_by_laying``)."""
         st, seat = self.state, self.seat
         team = st.teams[seat]
         return st.in_foot[seat] and st.books_met(team) and \
-            go_out_discard(st.zone[seat], st.melds[team], self.needs()) is not None
+            go_out_discard(st.zone[seat], st.melds[team], self.needs(), self.options["out_by_laying"]) is not None
 
     def play_choice(self):
         """The next action of the play phase (see the module docstring)."""
