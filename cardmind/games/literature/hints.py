@@ -271,6 +271,9 @@ class LiteratureHint(Advice):
         if kind == "ask-miss":
             top = self.claims[0] if self.claims else None
             text = "No ask can succeed now: whichever opponent you ask gets the turn"
+            if self.miss_ask is not None:
+                text += (f" (ask seat {self.miss_ask[0]} for the {self.miss_ask[1]}: of the opponents with cards "
+                         f"it holds the fewest)")
             if top is not None:
                 text += f"; claiming {top.set} instead succeeds only {chance(top.probability)}"
             return text + "."
