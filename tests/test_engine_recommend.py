@@ -19,15 +19,27 @@ import pytest
 from cardmind.core import get_game
 from cardmind.protocol.client import EngineClient
 
-#: small seeded games: (game, options, deal seed, the seat played from the hint, the others' agent)
-GAMES = [
-    ("literature", {"players": 6}, 3, 0, "random"),
-    ("literature", {"players": 6, "claim_any_time": True}, 5, 1, "peer"),
-    ("gofish", {"players": 3, "ranks": 6}, 2, 1, "random"),
-    ("gofish", {"players": 3, "ranks": 5, "phase2": True}, 4, 0, "random"),
-    ("carioca", {"players": 3, "hands": 2}, 9, 0, "peer"),
-    ("handfoot", {"hands": 1}, 3, 0, "peer"),
-]
+#: per game: small seeded games ``(options, deal seed, the seat played from the hint, the
+#: others' agent, hint params)`` that together see every kind of action advised
+GAMES: dict[str, list[tuple[dict, int, int, str, dict | None]]] = {
+    "literature": [({"players": 6}, 3, 0, "random", None),
+                   ({"players": 6, "claim_any_time": True}, 5, 1, "peer", None)],
+    "gofish": [({"players": 3, "ranks": 5, "phase2": True}, 0, 0, "random", None),
+               ({"players": 3, "ranks": 6, "suits": 2, "hand": 4}, 5, 2, "random", None)],
+    "carioca": [({"players": 3, "hands": 2}, 7, 1, "peer", None)],
+    "handfoot": [({"hands": 1, "hand_size": 6, "books_clean": 1, "books_dirty": 1}, 0, 0, "peer", {"worlds": 4}),
+                 ({"hands": 1, "hand_size": 6, "books_clean": 1, "books_dirty": 1}, 3, 3, "peer", {"worlds": 4}),
+                 ({"players": 3, "cutthroat": True, "hands": 1, "hand_size": 6, "books_clean": 1,
+                   "books_dirty": 1}, 3, 0, "peer", {"worlds": 4})],
+}
+
+#: every action type of each game (``Game.action_from_json``), all of which the games above advise
+ACTION_TYPES = {
+    "literature": {"ask", "claim", "pass", "next"},
+    "gofish": {"ask", "give", "lay_books", "ask_book"},
+    "carioca": {"take", "pass", "steal", "go_down", "lay_off", "discard"},
+    "handfoot": {"draw", "take_pile", "meld", "lay_off", "discard", "ask_out", "answer"},
+}
 
 
 class Frontend:
@@ -39,8 +51,10 @@ class Frontend:
         applied: ``recommend`` actions applied; ``refused``: ``apply`` error replies to them.
     """
 
-    def __init__(self, client: EngineClient, game: str, options: dict, seed: int, advised: int, agent: str):
+    def __init__(self, client: EngineClient, game: str, options: dict, seed: int, advised: int, agent: str,
+                 params: dict | None = None):
         self.client = client
+        self.params = params
         self.game = game
         self.advised = advised
         ref = client.request("new", session="ref", game=game, role="referee", options=options, seed=seed)
@@ -60,10 +74,13 @@ class Frontend:
         self.kinds: Counter = Counter()
         self.refused: list[dict] = []
         self.hints: list[dict] = []
+        #: hints asked while another seat was to move and the advised seat could not act
+        self.idle_hints: list[dict] = []
+        self._moves = 0
 
     def recommend(self) -> dict | None:
         """The advised seat's ``recommend`` now (checked against the hint's other keys)."""
-        h = self.client.request("hint", session=f"p{self.advised}")["hint"]
+        h = self.client.request("hint", session=f"p{self.advised}", params=self.params)["hint"]
         assert h["game"] == self.game and h["observer"] == self.advised
         self.hints.append(h)
         return h["recommend"]
@@ -89,6 +106,10 @@ class Frontend:
     def turn(self) -> None:
         """One action of the seat to move, then any out-of-turn action offered."""
         seat = self.status["to_move"]
+        self._moves += 1
+        if seat != self.advised and self.advised not in self.status["actors"] and self._moves % 5 == 0:
+            self.recommend()
+            self.idle_hints.append(self.hints.pop())
         if seat == self.advised:
             action = self.recommend()
             assert action is not None, f"no recommend for seat {seat}, which is to move: {self.hints[-1]['headline']}"
@@ -113,18 +134,65 @@ def client():
     assert c.close() == 0
 
 
-@pytest.mark.parametrize("game,options,seed,advised,agent", GAMES, ids=[f"{g[0]}-{i}" for i, g in enumerate(GAMES)])
-def test_a_whole_game_played_from_recommend(client, game, options, seed, advised, agent):
+def play(client: EngineClient, game: str, options: dict, seed: int, advised: int, agent: str,
+         params: dict | None) -> Frontend:
+    """One whole game through ``client`` (its sessions closed first)."""
     for s in client.request("sessions")["sessions"]:
         client.request("close", session=s["session"])
-    fe = Frontend(client, game, options, seed, advised, agent)
+    fe = Frontend(client, game, options, seed, advised, agent, params)
     for _ in range(5000):
         if fe.status["over"]:
             break
         fe.turn()
-    assert fe.status["over"], "the game did not end"
-    assert fe.refused == []
-    assert fe.applied >= 5
-    print(game, dict(fe.kinds), len(fe.hints))
-    # the record of the advised seat has every action it was advised
+    assert fe.status["over"], f"{game} seed {seed}: the game did not end"
     assert client.request("status", session=f"p{advised}")["result"] == fe.status["result"]
+    return fe
+
+
+_PLAYED: dict[str, list[Frontend]] = {}
+
+
+def played(client: EngineClient, game: str) -> list[Frontend]:
+    """The games of ``GAMES[game]``, played once per test session."""
+    if game not in _PLAYED:
+        _PLAYED[game] = [play(client, game, *g) for g in GAMES[game]]
+    return _PLAYED[game]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_whole_games_played_from_recommend(client, game):
+    kinds: Counter = Counter()
+    for fe in played(client, game):
+        assert fe.refused == []
+        assert fe.applied >= 1
+        kinds.update(fe.kinds)
+        assert fe.idle_hints and all(h["recommend"] is None for h in fe.idle_hints)
+    assert set(kinds) == ACTION_TYPES[game], kinds
+    assert sum(kinds.values()) >= 10
+
+
+def test_hand_and_foot_melds_list_each_card_once_and_the_opening_says_what_they_lay(client):
+    """``melds[].cards`` are the naturals and ``wilds`` the wild cards of each play (the action's
+    cards, each once), all from the observer's cards; the points of the opening agree."""
+    from cardmind.games.handfoot.rules import is_wild
+
+    plays = opened = 0
+    for fe in played(client, "handfoot"):
+        for h in fe.hints:
+            used: Counter = Counter()
+            for m in h["melds"]:
+                assert not any(is_wild(c) for c in m["cards"]) and all(is_wild(c) for c in m["wilds"]), m
+                assert m["cards"] + m["wilds"] == m["action"]["cards"], m
+                assert m["action"]["type"] == ("meld" if m["meld"] == "new" else "lay_off")
+                used.update(m["action"]["cards"])
+                plays += 1
+            assert not used - Counter(h["your_cards"]), (h["your_cards"], h["melds"])
+            if h["melds"] and h["recommend"]["type"] != "ask_out":    # asking comes first
+                assert h["recommend"] == h["melds"][0]["action"]
+            o = h["opening"]
+            if o is not None and o["can_open_now"] and h["to_foot"] is None:
+                lays = sum(m["points"] for m in h["melds"])
+                assert o["lays"] == lays >= o["needed"] and o["can_lay"] >= lays
+                assert f"{lays} points" in h["headline"], h["headline"]
+                opened += 1
+    assert plays >= 10 and opened >= 2

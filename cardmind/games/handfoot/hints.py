@@ -719,7 +719,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                 melds = _plays_json(plays_of(going_out[1]), me)
             elif to_foot is None:
                 groups = down_plan(zone, view.melds[team], view.in_foot[me], needs)
-                if view.in_foot[me] and not view.may_go_out(me):
+                if view.in_foot[me]:     # not going out now: a card stays to discard, one in the foot
                     trim_for_keep(zone, groups, 2)
                 melds = _plays_json(plays_of(groups), me)
         if to_foot is not None:
