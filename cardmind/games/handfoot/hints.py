@@ -322,9 +322,11 @@ class HandFootHint(Advice):
             return text[0].upper() + text[1:] + "."
         if self.opening and lay:
             lays = self.opening.get("lays")
+            laid = self.opening.get("laid") or 0
             text = (f"Open: {'; '.join(lay)} ("
                     + (f"{points(lays)}; " if lays is not None else "")
-                    + f"the minimum is {self.opening['needed']} points)")
+                    + (f"{laid} laid this turn already; " if laid else "")
+                    + f"the minimum is {self.minimum} points)")
         elif lay:
             text = "; ".join(lay)
             text = text[0].upper() + text[1:]
@@ -427,9 +429,14 @@ class HandFootHint(Advice):
         if self.opening:
             o = self.opening
             if o["can_open_now"]:
-                line = f"open now: the melds advised lay {points(o.get('lays', o['needed']))} of the {o['needed']} needed"
+                laid = o.get("laid") or 0
+                line = (f"open now: the melds advised lay {points(o.get('lays', o['needed']))} of the {o['needed']} "
+                        f"{'still ' if laid else ''}needed")
+                extras = [f"{laid} laid this turn already, the minimum is {self.minimum}"] if laid else []
                 if o.get("lays") is not None and o["can_lay"] > o["lays"]:
-                    line += f" (you could lay up to {o['can_lay']}; the other cards wait in your hand)"
+                    extras.append(f"up to {o['can_lay']} could be laid: the advice keeps the rest in your hand")
+                if extras:
+                    line += f" ({'; '.join(extras)})"
             else:
                 line = (f"wait to open: you can lay {points(o['can_lay'])} of {o['needed']}; chance to open next "
                         f"turn {self._ch(o['chance_next_turn'], verbose)}")
@@ -687,7 +694,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
             plays, value = opening_plan(zone, view.melds[team], need)
             can = value >= need
             chance_ = next_turn_chances(view, me, ws, rng).open if ws and not can else (1.0 if can else 0.0)
-            opening = {"needed": need, "can_lay": max_meld_points(zone, shapes, 0),
+            opening = {"needed": need, "laid": view.turn_points, "can_lay": max_meld_points(zone, shapes, 0),
                        "can_open_now": can, "chance_next_turn": chance_,
                        "advice": "open now" if can else "wait: the minimum is out of reach this turn"}
             found = None if view.in_foot[me] else foot_plan(zone, view.melds[team], opts["books_clean"])
