@@ -22,9 +22,9 @@ from cardmind.protocol.client import EngineClient
 #: per game: small seeded games ``(options, deal seed, the seat played from the hint, the
 #: others' agent, hint params)`` that together see every kind of action advised
 GAMES: dict[str, list[tuple[dict, int, int, str, dict | None]]] = {
-    "literature": [({"players": 6}, 3, 0, "random", None),
+    "literature": [({"players": 6}, 3, 0, "random", {"max_asks": 0}),   # recommend needs no listed ask
                    ({"players": 6, "claim_any_time": True}, 5, 1, "peer", None)],
-    "gofish": [({"players": 3, "ranks": 5, "phase2": True}, 0, 0, "random", None),
+    "gofish": [({"players": 3, "ranks": 5, "phase2": True}, 0, 0, "random", {"max_asks": 0}),
                ({"players": 3, "ranks": 6, "suits": 2, "hand": 4}, 5, 2, "random", None)],
     "carioca": [({"players": 3, "hands": 2}, 7, 1, "peer", None)],
     "handfoot": [({"hands": 1, "hand_size": 6, "books_clean": 1, "books_dirty": 1}, 0, 0, "peer", {"worlds": 4}),

@@ -126,6 +126,8 @@ class GoFishHint(Advice):
     #: knows the observer holds the card advised (``None`` otherwise)
     give_to: int | None = None
     give_known: bool = False
+    #: the best ask, also when ``max_asks`` keeps none in :attr:`asks`
+    top_ask: GoFishAskHint | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -202,7 +204,7 @@ class GoFishHint(Advice):
         me = self.observer
         if self.final is not None:
             return _final_text(self.final, me)
-        best = self.asks[0] if self.asks else None
+        best = self.top_ask or (self.asks[0] if self.asks else None)
         if self.draw_due == me:
             head = "Your ask was refused: draw" if self.draw_after else "Draw"
             return f"{head} from the stock and type your card (for example '{me} draws 7H')."
@@ -622,7 +624,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                       draw_due=None if due is None else due["player"],
                       draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
                       books_held=st.books_per_seat(), give=belief.options["give"],
-                      suits=S, draw_rank=draw_rank, recommend=recommend, give_to=give_to, give_known=give_known)
+                      suits=S, draw_rank=draw_rank, recommend=recommend, give_to=give_to, give_known=give_known,
+                      top_ask=asks[0] if asks else None)
 
 
 def _recommend(st, me: int, asks: list[GoFishAskHint],

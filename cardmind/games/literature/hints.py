@@ -140,6 +140,8 @@ class LiteratureHint(Advice):
     miss_ask: tuple[int, str] | None = None
     #: whether a claim waits for the choice of who plays next (no claim or ask meanwhile)
     pending: bool = False
+    #: the best ask, also when ``max_asks`` keeps none in :attr:`asks` (``None``: no ask can succeed)
+    top_ask: AskHint | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -172,6 +174,8 @@ class LiteratureHint(Advice):
 
     # ------------------------------------------------------------------ the decision
     def _best_ask(self) -> AskHint | None:
+        if self.top_ask is not None:
+            return self.top_ask
         return self.asks[0] if self.asks else None
 
     def advised(self) -> tuple[str, Any]:
@@ -698,7 +702,8 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
                           asks[:max_asks], marg, sets, notes, hand=sorted(hand, key=card_sort_key), final=final,
                           model=belief.model_json(), sizes=list(st.sizes), team_sets=list(st.team_sets),
                           options=dict(st.options), their_claims=their_claims, pass_to=pass_to,
-                          can_ask=bool(legal), next_to=next_to, miss_ask=miss_ask, pending=st.pending is not None)
+                          can_ask=bool(legal), next_to=next_to, miss_ask=miss_ask, pending=st.pending is not None,
+                          top_ask=asks[0] if asks else None)
 
 
 def _asks_if_on_turn(belief: LiteratureBelief):
