@@ -79,7 +79,7 @@ class Frontend:
         self._moves = 0
 
     def recommend(self) -> dict | None:
-        """The advised seat's ``recommend`` now (checked against the hint's other keys)."""
+        """The advised seat's ``recommend`` now (its hint is kept in :attr:`hints`)."""
         h = self.client.request("hint", session=f"p{self.advised}", params=self.params)["hint"]
         assert h["game"] == self.game and h["observer"] == self.advised
         self.hints.append(h)
@@ -87,6 +87,8 @@ class Frontend:
 
     def apply(self, seat: int, action: dict, advised: bool) -> None:
         """Resolve ``action`` at the referee and relay the notice and the events to every seat."""
+        if advised:   # the player's own session finds it legal too
+            assert self.client.request("check", session=f"p{seat}", action=action)["legal"] is True, action
         reply = self.client.request("apply", check=False, session="ref", action=action)
         if advised:
             self.applied += 1
