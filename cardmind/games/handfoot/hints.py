@@ -119,7 +119,8 @@ class HandFootHint(Advice):
         hand under way when the exact engine answers, else null)."""
         return {"game": "handfoot", "observer": self.observer, "hand": self.hand, "to_move": self.to_move,
                 "phase": self.phase, "minimum": self.minimum, "opened": self.opened, "draw": self.draw,
-                "opening": self.opening, "melds": self.melds, "go_out": self.go_out, "answer": self.answer, "discards": self.discards,
+                "opening": self.opening, "melds": self.melds, "go_out": self.go_out, "answer": self.answer,
+                "discards": self.discards,
                 "chances": {str(k): v for k, v in self.chances.items()},
                 "partner_red_three": self.partner_red_three, "kinds": self.kinds, "worlds": self.worlds,
                 "mode": self.mode, "model": self.model, "notes": list(self.notes),
