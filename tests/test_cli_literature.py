@@ -21,7 +21,7 @@ from .conftest import shared_path
 from .lit_helpers import OPTION_COMBOS, multinomial, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-HINT_KEYS = {"game", "observer", "team", "events", "to_move", "your_turn", "headline", "consistent_deals",
+HINT_KEYS = {"game", "observer", "team", "events", "to_move", "your_turn", "headline", "recommend", "consistent_deals",
              "consistent_deals_str", "claims", "asks", "belief", "notes", "model", "seat_models", "method", "auto"}
 CLAIM_KEYS = {"set", "assignment", "probability", "p_team_holds", "ties", "certain"}
 ASK_KEYS = {"card", "target", "probability", "reason", "score"}
@@ -224,6 +224,7 @@ def test_hint_advises_on_the_human_game_up_to_line_12():
     out = json.loads(proc.stdout)
     assert set(out) == HINT_KEYS and out["events"] == 11 and out["observer"] == 2
     assert out["to_move"] == 3  # seat 3 is on turn after line 12 (seat 7 then asked out of turn)
+    assert out["recommend"] is None   # another seat is on turn: nothing for seat 2 to do
     b = tracker_for(read_record(path, upto=12), 2)
     assert out["consistent_deals"] == b.consistent_deals
     # the 48-card deck: no eights in the advice

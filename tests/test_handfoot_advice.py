@@ -117,7 +117,7 @@ def test_the_advised_discard_is_a_card_the_advised_melds_leave(samples):
         rec = next((d for d in advice.discards if d["recommended"]), None)
         if rec is None:
             continue
-        left = Counter(advice.your_cards) - Counter(c for m in advice.melds for c in m["cards"])
+        left = Counter(advice.your_cards) - Counter(c for m in advice.melds for c in m["cards"] + m["wilds"])
         assert left[rec["card"]] > 0
         checked += 1
     assert checked >= 3
@@ -186,7 +186,9 @@ def _advice_at(rec: Record, seat: int, upto: int, **settings):
 def test_a_meld_that_uses_up_the_hand_is_advised_before_a_discard():
     rec, i = _foot_scene()
     advice = hint_for(_advice_at(rec, 1, i))
-    assert advice.melds == [{"meld": "new", "cards": ["8H", "8S", "2C"], "wilds": ["2C"]}]
+    assert advice.melds == [{"meld": "new", "cards": ["8H", "8S"], "wilds": ["2C"], "points": 40,
+                             "action": {"type": "meld", "player": 1, "cards": ["8H", "8S", "2C"]}}]
+    assert advice.recommend == {"type": "meld", "player": 1, "cards": ["8H", "8S", "2C"]}
     assert advice.to_foot == {"now": True, "discard": None, "points": 40}
     assert advice.discards == []                          # nothing left in the hand: the discard comes from the foot
     head = advice.headline()
@@ -197,7 +199,9 @@ def test_the_last_card_of_the_hand_discarded_brings_the_foot():
     rec, _ = _foot_scene()
     assert rec.events[3]["type"] == "meld"            # seat 1 has opened with four sevens; it holds 2C TC
     advice = hint_for(_advice_at(rec, 1, 3))
-    assert advice.melds == [{"meld": 0, "cards": ["2C"], "wilds": ["2C"]}]
+    assert advice.melds == [{"meld": 0, "cards": [], "wilds": ["2C"], "points": 20,
+                             "action": {"type": "lay_off", "player": 1, "meld": 0, "cards": ["2C"]}}]
+    assert advice.recommend == advice.melds[0]["action"]
     assert advice.to_foot == {"now": False, "discard": "TC", "points": 20}
     assert [d["card"] for d in advice.discards] == ["TC"] and advice.discards[0]["recommended"]
     assert advice.headline() == ("Lay 2C on your sevens, then discard the TC: that uses up your hand (20 points "

@@ -242,6 +242,18 @@ class GoFishBelief(Tracker):
         self._cache = None
         self._now = None
 
+    def notice(self, notice: Mapping[str, Any]) -> None:
+        """Take in the referee's pending notice (an ask whose target is choosing the card to
+        hand over): the view then knows who is to act. The deals that fit do not change until
+        the ``ask`` event arrives.
+
+        Raises:
+            IllegalAction: not a pending ask this view could accept.
+        """
+        self.state.apply_pending_notice(dict(notice))
+        self._cache = None
+        self._now = None
+
     def assume_lacks(self, seat: int, ranks: Iterable[str]) -> None:
         """Add an **assumption**, not an event of the game: ``seat`` holds no card of any of
         ``ranks`` now. From then on the consistent deals are those consistent with the events

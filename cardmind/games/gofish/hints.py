@@ -119,6 +119,15 @@ class GoFishHint(Advice):
     draw_rank: tuple[str, float] | None = None
     #: cards of a rank (the ``suits`` option: a book is every suit)
     suits: int = 4
+    #: the action advised now, as the engine's ``apply`` takes it (``lay_books``, ``give``,
+    #: ``ask`` or ``ask_book``), or ``None`` when the observer does not act now
+    recommend: dict[str, Any] | None = None
+    #: while the observer hands over a card: the asking seat, and whether everyone already
+    #: knows the observer holds the card advised (``None`` otherwise)
+    give_to: int | None = None
+    give_known: bool = False
+    #: the best ask, also when ``max_asks`` keeps none in :attr:`asks`
+    top_ask: GoFishAskHint | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -135,6 +144,7 @@ class GoFishHint(Advice):
             "your_turn": self.your_turn,
             "phase": self.phase,
             "headline": self.headline(),
+            "recommend": self.recommend,
             "consistent_deals": self.consistent_deals,
             "consistent_deals_str": str(self.consistent_deals),
             "exact": self.exact,
@@ -194,10 +204,16 @@ class GoFishHint(Advice):
         me = self.observer
         if self.final is not None:
             return _final_text(self.final, me)
-        best = self.asks[0] if self.asks else None
+        best = self.top_ask or (self.asks[0] if self.asks else None)
         if self.draw_due == me:
             head = "Your ask was refused: draw" if self.draw_after else "Draw"
             return f"{head} from the stock and type your card (for example '{me} draws 7H')."
+        rec = self.recommend or {}
+        if rec.get("type") == "give":
+            c = rec["card"]
+            why = ("everyone already knows you hold it" if self.give_known else
+                   f"you must hand over one of your {rank_plural(c[0])}")
+            return f"Hand seat {self.give_to} the {c}: {why}."
         full = [r for r in self.ranks if sum(1 for c in self.hand if c[0] == r) == self.suits > 0]
         if full:
             return f"Lay down your book of {rank_plural(full[0])}: you hold every suit of it."
@@ -598,6 +614,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
         detail = st.result().detail
         final = {"books": list(detail["books"]), "winners": list(detail["winners"])}
     hand = sorted(own, key=lambda c: (belief.ranks.index(c[0]), c[1]))
+    draw_rank = _draw_rank(hold, mine, st.stock_count) if phase == 1 and not asks else None
+    recommend, give_to, give_known = _recommend(st, me, asks, draw_rank)
     due = st._settled().must_draw
     return GoFishHint(me, len(belief.events), st.to_move(), phase, belief.players, belief.ranks, total,
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
@@ -606,7 +624,39 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                       draw_due=None if due is None else due["player"],
                       draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
                       books_held=st.books_per_seat(), give=belief.options["give"],
-                      suits=S, draw_rank=_draw_rank(hold, mine, st.stock_count) if phase == 1 and not asks else None)
+                      suits=S, draw_rank=draw_rank, recommend=recommend, give_to=give_to, give_known=give_known,
+                      top_ask=asks[0] if asks else None)
+
+
+def _recommend(st, me: int, asks: list[GoFishAskHint],
+               draw_rank: tuple[str, float] | None) -> tuple[dict[str, Any] | None, int | None, bool]:
+    """``(action, give_to, give_known)``: the action advised to ``me`` now as JSON (``None``:
+    it does not act now): its dealt books to lay; the card to hand over (one everyone already
+    knows it holds, else its first); the best ask of ``asks`` (best first); when no ask can
+    win a card, an ask for ``draw_rank`` (refused, it draws). ``give_to`` and ``give_known``
+    describe a card to hand over."""
+    try:
+        legal = st.legal_actions(me)
+    except ValueError:   # a view that does not know its own books' ranks cannot ask for books
+        return None, None, False
+    if not legal:
+        return None, None, False
+    kind = legal[0].to_json()["type"]
+    if kind == "lay_books":
+        return legal[0].to_json(), None, False
+    if kind == "give":
+        public = st.public[me]
+        g = next((a for a in legal if a.card in public), legal[0])
+        return g.to_json(), st._settled().pending["asker"], g.card in public
+    by = {(a.target, a.rank): a for a in legal if hasattr(a, "rank")}
+    for h in asks:
+        if (h.target, h.rank) in by:
+            return by[(h.target, h.rank)].to_json(), None, False
+    if draw_rank is not None:
+        for a in legal:
+            if getattr(a, "rank", None) == draw_rank[0]:
+                return a.to_json(), None, False
+    return legal[0].to_json(), None, False
 
 
 def _cards_words(x: float) -> str:

@@ -60,7 +60,9 @@ class HandFootHint(Advice):
         draw: the draw choice (``None`` unless the observer is to draw): options with their
             points laid this turn and swing.
         opening: the opening question (``None`` once the team opened).
-        melds: the plays recommended now (``[{"meld": index or "new", "cards", "wilds"}]``).
+        melds: the plays advised now, in order: ``[{"meld": index or "new", "cards": the natural
+            cards, "wilds": the wild cards (each card listed once), "points": the points laid,
+            "action": the ``meld`` or ``lay_off`` action object}]``.
         go_out: the going-out question (``None`` unless the observer could go out).
         answer: the partner's answer (``None`` unless the observer must answer).
         discards: per card the observer could discard: its danger (chance the next opponent
@@ -68,6 +70,9 @@ class HandFootHint(Advice):
         chances: per other seat its chances within its next turn.
         partner_red_three: chance the partner's unpicked foot holds a red three.
         kinds: per hidden place the expected number of cards of each kind.
+        recommend: the one action advised now, as the engine's ``apply`` takes it (the first
+            of the melds advised, else the discard, ask or answer; the draw or pickup), or
+            ``None`` when the observer does not act now.
         notes: remarks; ``worlds``: how many worlds the chances were computed over;
         ``mode``: the tracker's engine.
         your_cards, in_foot: the observer's cards now and whether they are its foot.
@@ -107,6 +112,8 @@ class HandFootHint(Advice):
     ess: float | None = None
     #: the standard errors of ``kinds`` (``None``: exact, the token marginals of the exact engine)
     kinds_se: dict[str, dict[str, float]] | None = None
+    #: the action advised now (see the class docstring)
+    recommend: dict | None = None
     #: facts of the table for the words (not in the JSON)
     table: dict[str, Any] = field(default_factory=dict, repr=False)
     #: the exact number of consistent deals, computed when asked (``None``: sampled)
@@ -116,9 +123,10 @@ class HandFootHint(Advice):
         """The advice as one JSON object (keys as the attributes, seats as string keys), with
         ``headline`` and ``consistent_deals`` (the exact count of consistent deals of the
         hand under way when the exact engine answers, else null)."""
-        return {"observer": self.observer, "hand": self.hand, "to_move": self.to_move, "phase": self.phase,
-                "minimum": self.minimum, "opened": self.opened, "draw": self.draw, "opening": self.opening,
-                "melds": self.melds, "go_out": self.go_out, "answer": self.answer, "discards": self.discards,
+        return {"game": "handfoot", "observer": self.observer, "hand": self.hand, "to_move": self.to_move,
+                "phase": self.phase, "minimum": self.minimum, "opened": self.opened, "draw": self.draw,
+                "opening": self.opening, "melds": self.melds, "go_out": self.go_out, "answer": self.answer,
+                "discards": self.discards,
                 "chances": {str(k): v for k, v in self.chances.items()},
                 "partner_red_three": self.partner_red_three, "kinds": self.kinds, "kinds_exact": self.kinds_se is None,
                 "kinds_se": self.kinds_se, "worlds": self.worlds, "standard_errors": self.standard_errors(),
@@ -126,7 +134,7 @@ class HandFootHint(Advice):
                 "seat_models": {str(k): v for k, v in sorted(self.seat_models.items())}, "ess": self.ess,
                 "notes": list(self.notes),
                 "your_cards": list(self.your_cards), "in_foot": self.in_foot, "to_foot": self.to_foot,
-                "headline": self.headline(),
+                "headline": self.headline(), "recommend": self.recommend,
                 "consistent_deals": self.count_of() if self.count_of is not None else None}
 
     # ------------------------------------------------------------------ chances in words
@@ -170,7 +178,7 @@ class HandFootHint(Advice):
 
     # ------------------------------------------------------------------ what to do
     def _meld_words(self, m: dict) -> str:
-        cards = " ".join(m["cards"])
+        cards = " ".join(_meld_cards(m))
         if m["meld"] == "new":
             return f"meld {cards}"
         ranks = self.table.get("meld_ranks", [])
@@ -184,7 +192,7 @@ class HandFootHint(Advice):
         """The melds advised, as a player says them: ``["lay JD on your jacks and 7S on your
         sevens", "meld 9C 9D 2H"]``."""
         ons = [self._meld_words(m).removeprefix("lay ") for m in self.melds if m["meld"] != "new"]
-        news = [" ".join(m["cards"]) for m in self.melds if m["meld"] == "new"]
+        news = [" ".join(_meld_cards(m)) for m in self.melds if m["meld"] == "new"]
         out = []
         if ons:
             out.append("lay " + _and(ons))
@@ -345,7 +353,12 @@ class HandFootHint(Advice):
                         f"hand{laid} and your foot is yours for your next turn")
             return text[0].upper() + text[1:] + "."
         if self.opening and lay:
-            text = f"Open: {'; '.join(lay)} (the minimum is {self.opening['needed']} points)"
+            lays = self.opening.get("lays")
+            laid = self.opening.get("laid") or 0
+            text = (f"Open: {'; '.join(lay)} ("
+                    + (f"{points(lays)}; " if lays is not None else "")
+                    + (f"{laid} laid this turn already; " if laid else "")
+                    + f"the minimum is {self.minimum} points)")
         elif lay:
             text = "; ".join(lay)
             text = text[0].upper() + text[1:]
@@ -448,7 +461,14 @@ class HandFootHint(Advice):
         if self.opening:
             o = self.opening
             if o["can_open_now"]:
-                line = f"open now: your melds reach the {o['needed']} points needed"
+                laid = o.get("laid") or 0
+                line = (f"open now: the melds advised lay {points(o.get('lays', o['needed']))} of the {o['needed']} "
+                        f"{'still ' if laid else ''}needed")
+                extras = [f"{laid} laid this turn already, the minimum is {self.minimum}"] if laid else []
+                if o.get("lays") is not None and o["can_lay"] > o["lays"]:
+                    extras.append(f"up to {o['can_lay']} could be laid: the advice keeps the rest in your hand")
+                if extras:
+                    line += f" ({'; '.join(extras)})"
             else:
                 line = (f"wait to open: you can lay {points(o['can_lay'])} of {o['needed']}; chance to open next "
                         f"turn {self._ch(o['chance_next_turn'], verbose)}")
@@ -684,9 +704,22 @@ class HandFootHint(Advice):
         for ln in self.option_lines(verbose=True):
             console.print("  " + ln)
 
-def _plays_json(plays) -> list[dict]:
-    return [{"meld": "new" if t is None else t, "cards": list(cards),
-             "wilds": [c for c in cards if is_wild(c)]} for t, cards in plays]
+def _plays_json(plays, me: int) -> list[dict]:
+    """The plays of a plan as the JSON's ``melds`` (see :class:`HandFootHint`)."""
+    out = []
+    for t, cards in plays:
+        action = ({"type": "meld", "player": me, "cards": list(cards)} if t is None else
+                  {"type": "lay_off", "player": me, "meld": t, "cards": list(cards)})
+        out.append({"meld": "new" if t is None else t, "cards": [c for c in cards if not is_wild(c)],
+                    "wilds": [c for c in cards if is_wild(c)], "points": sum(card_points(c) for c in cards),
+                    "action": action})
+    return out
+
+
+def _meld_cards(m: dict) -> list[str]:
+    """Every card of a play of the JSON's ``melds`` (its naturals, then its wild cards: the
+    order of its action's ``cards``)."""
+    return list(m["cards"]) + list(m["wilds"])
 
 
 def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | None = None) -> HandFootHint:
@@ -716,11 +749,17 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     to_foot = None
     melds: list[dict] = []
     discards: list[dict] = []
+    recommend: dict | None = None
+    going_out = None       # (discard or None, plan): the way out advised now
+    ask_now = False        # the advice is to ask the partner to go out
     melded = {m.rank for m in view.melds[team]}
     if between or view.forced:
         pass
     elif mover == me and view.phase == "draw":
         draw = _draw_choice(view, me, zone, ws, rng)
+        best_draw = max(draw["options"], key=lambda o: o["swing"])
+        recommend = ({"type": "draw", "player": me} if best_draw["action"] == "draw" else
+                     {"type": "take_pile", "player": me, "pair": list(best_draw["pair"])})
     elif mover == me and view.phase == "play":
         minimum = view.minimum
         opening_now = not view.opened[team] or (view.opening and view.turn_points < minimum)
@@ -730,7 +769,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
             plays, value = opening_plan(zone, view.melds[team], need)
             can = value >= need
             chance_ = next_turn_chances(view, me, ws, rng).open if ws and not can else (1.0 if can else 0.0)
-            opening = {"needed": need, "can_lay": max_meld_points(zone, shapes, 0),
+            opening = {"needed": need, "laid": view.turn_points, "can_lay": max_meld_points(zone, shapes, 0),
                        "can_open_now": can, "chance_next_turn": chance_,
                        "advice": "open now" if can else "wait: the minimum is out of reach this turn"}
             found = None if view.in_foot[me] else foot_plan(zone, view.melds[team], opts["books_clean"])
@@ -738,7 +777,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                 to_foot = found
                 opening.update(can_open_now=True, advice="open now")
             elif can:
-                melds = _plays_json(plays)
+                melds = _plays_json(plays, me)
         else:
             told_no = view.asked and view.permission is False
             if view.in_foot[me] and view.books_met(team) and not told_no:
@@ -752,23 +791,33 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                     go_out = {**sw.to_json(), "can": True,
                               "advice": f"{verb} now" if sw.swing >= 0 else "play on one more round"}
                     out_discard = found[0]
+                    if sw.swing >= 0 and view.may_go_out(me):
+                        going_out = found      # the melds and the discard that go out
+                    elif sw.swing >= 0 and not view.asked and not view.cut_throat():
+                        ask_now = True
             if not view.in_foot[me]:
                 to_foot = foot_plan(zone, view.melds[team], opts["books_clean"])
-            if to_foot is None and go_out is not None and view.may_go_out(me) and go_out["advice"] == "go out now":
-                melds = _plays_json(plays_of(found[1]))   # the way out: every card but the discard
+            if going_out is not None:
+                melds = _plays_json(plays_of(going_out[1]), me)
             elif to_foot is None:
                 groups = down_plan(zone, view.melds[team], view.in_foot[me], needs)
-                if view.in_foot[me] and not view.may_go_out(me):
+                if view.in_foot[me]:     # not going out now: a card stays to discard, one in the foot
                     trim_for_keep(zone, groups, 2)
-                melds = _plays_json(plays_of(groups))
+                melds = _plays_json(plays_of(groups), me)
         if to_foot is not None:
-            melds = _plays_json(plays_of(to_foot[1]))
+            melds = _plays_json(plays_of(to_foot[1]), me)
+        if opening is not None and opening["can_open_now"]:
+            opening["lays"] = sum(m["points"] for m in melds)
         # the discard comes after the melds advised: it is chosen among the cards they leave
-        left = zone - Counter(c for m in melds for c in m["cards"])
-        plan_ranks = melded | {c[0] for m in melds for c in m["cards"] if not is_wild(c)}
+        left = zone - Counter(c for m in melds for c in _meld_cards(m))
+        plan_ranks = melded | {c[0] for m in melds for c in m["cards"]}
         best = (to_foot[0] if to_foot is not None and to_foot[0] is not None else
+                going_out[0] if going_out is not None else
                 choose_discard(left, plan_ranks) if left else None)
-        for c in sort_cards(c for c in left if left[c] > 0)[:max(1, max_asks) * 4]:
+        listed = sort_cards(c for c in left if left[c] > 0)[:max(1, max_asks) * 4]
+        if best is not None and best not in listed:
+            listed.append(best)        # the card advised is always priced
+        for c in listed:
             danger = discard_danger(view, me, c, ws)
             keep = keep_score(c, left, plan_ranks)
             keep = 1000 if keep == float("inf") else (-1000 if keep == float("-inf") else keep)
@@ -777,16 +826,23 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
         if discards:
             safe = [d for d in discards if d["danger"] <= 0.1 and not (is_wild(d["card"]) and len(left) > 1)]
             pool = safe or discards
-            if to_foot is not None and best is not None:
-                pool = discards      # the card the move to the foot leaves
+            if (to_foot is not None or going_out is not None) and best is not None:
+                pool = discards      # the card the move to the foot (or going out) leaves
             rec = next((d for d in pool if d["card"] == best), None) or min(
                 pool, key=lambda d: (d["danger"], d["keep"], -d["points"]))
             rec["recommended"] = True
             discards.sort(key=lambda d: (not d["recommended"], d["danger"], d["keep"]))
             discards = discards[:max(1, max_asks)]
+        if ask_now:
+            recommend = {"type": "ask_out", "player": me}
+        elif melds:
+            recommend = dict(melds[0]["action"])
+        elif discards:
+            recommend = {"type": "discard", "player": me, "card": discards[0]["card"]}
     elif mover == me and view.phase == "answer":
         sw = answer_swing(view, me, ws, rng)
         answer = {**sw.to_json(), "advice": "yes" if sw.swing >= 0 else "no"}
+        recommend = {"type": "answer", "player": me, "yes": answer["advice"] == "yes"}
     elif mover is not None:
         notes.append(f"it is seat {mover}'s turn; the choices are for when you are to act")
     chances = {}
@@ -817,8 +873,8 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
 
     foot_json = None
     if view.phase == "play" and mover == me and not view.in_foot[me] and not between and not view.forced:
-        left = zone - Counter(c for m in melds for c in m["cards"])
-        laid = sum(card_points(c) for m in melds for c in m["cards"])
+        left = zone - Counter(c for m in melds for c in _meld_cards(m))
+        laid = sum(m["points"] for m in melds)
         if sum(left.values()) == 0 and melds:
             foot_json = {"now": True, "discard": None, "points": laid}
         elif sum(left.values()) == 1:
@@ -828,6 +884,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                         kinds_se=kinds_se, seat_models={} if between else tracker.seat_models(),
                         ess=None if between else tracker.model_ess(),
                         your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]), to_foot=foot_json,
+                        recommend=recommend,
                         table={**_table_facts(view, me), "out_discard": out_discard},
                         count_of=count_of)
 
@@ -856,7 +913,8 @@ def _draw_choice(view, me: int, zone: Counter, ws, rng) -> dict:
         r3 = sum(1 for c in taken if is_red_three(c))
         ends = 1 - (1 - q) ** r3 if r3 else 0.0
         penalty = 500 * r3 * ends
-        options.append({"action": f"take the pile with {a.pair[0]} {a.pair[1]}", "points": round(pts, 1),
+        options.append({"action": f"take the pile with {a.pair[0]} {a.pair[1]}", "pair": list(a.pair),
+                        "points": round(pts, 1),
                         "swing": round(2 * (pts - e_draw) - penalty, 1), "red_threes": r3,
                         "more_laid": round(pts - e_draw, 1), "red_three_cost": round(penalty, 1),
                         "hand_ends": round(ends, 4)})

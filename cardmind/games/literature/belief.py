@@ -374,6 +374,16 @@ class LiteratureBelief(Tracker):
                 self.shown[c] = (t, s)
                 self.facts.append(Fact("held", s, (c,), t, f"the claim of {ev['set']} showed {c} at seat {s}"))
 
+    def notice(self, notice: Mapping[str, Any]) -> None:
+        """Take in the referee's pending notice (a claim waiting for the choice of who plays
+        next): the view then knows who chooses, and that no ask or claim comes first. Its
+        cards count once the claim event arrives.
+
+        Raises:
+            IllegalAction: not a pending claim this view could accept.
+        """
+        self.state.apply_pending_notice(dict(notice))
+
     # ------------------------------------------------------------------ resolution
     def _dealt_known(self) -> dict[str, int]:
         """Cards whose dealt holder the observer knows, with that holder."""

@@ -133,6 +133,16 @@ class LiteratureHint(Advice):
     pass_to: list[int] = field(default_factory=list)
     #: whether the observer, on turn, could ask at all (an opponent with cards, a set to ask in)
     can_ask: bool = True
+    #: the seats the observer may name to play next (it chooses after a claim), best first;
+    #: empty when it does not choose now
+    next_to: list[int] = field(default_factory=list)
+    #: the ask to make when none can succeed (the opponent with the fewest cards gets the
+    #: turn): ``(target, card)``, or ``None``
+    miss_ask: tuple[int, str] | None = None
+    #: whether a claim waits for the choice of who plays next (no claim or ask meanwhile)
+    pending: bool = False
+    #: the best ask, also when ``max_asks`` keeps none in :attr:`asks` (``None``: no ask can succeed)
+    top_ask: AskHint | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -149,6 +159,7 @@ class LiteratureHint(Advice):
             "to_move": self.to_move,
             "your_turn": self.your_turn,
             "headline": self.headline(),
+            "recommend": self.recommend(),
             "consistent_deals": self.consistent_deals,
             "consistent_deals_str": str(self.consistent_deals),
             "claims": [c.to_json() for c in self.claims],
@@ -164,6 +175,8 @@ class LiteratureHint(Advice):
 
     # ------------------------------------------------------------------ the decision
     def _best_ask(self) -> AskHint | None:
+        if self.top_ask is not None:
+            return self.top_ask
         return self.asks[0] if self.asks else None
 
     def advised(self) -> tuple[str, Any]:
@@ -172,16 +185,19 @@ class LiteratureHint(Advice):
         * ``("claim", ClaimHint)``, ``("ask", AskHint)``: on turn (or, under ``claim_any_time``,
           a certain claim at any time);
         * ``("pass", seat)``: on turn without cards, with a choice of seat;
+        * ``("next", seat)``: after a claim, the observer names the seat to play next;
         * ``("ask-miss", None)``: on turn, no ask can succeed and no claim is likely enough;
         * ``("wait", None)``: another seat is to move; ``("over", None)``: the game is over.
 
         The rule is the ``belief`` player's (module docstring)."""
         if self.to_move is None:
             return "over", None
+        if self.next_to:
+            return "next", self.next_to[0]
         certain = [c for c in self.claims if c.certain]
         has_cards = bool(self.hand)
         if not self.your_turn:
-            if certain and has_cards and self.options.get("claim_any_time"):
+            if certain and has_cards and self.options.get("claim_any_time") and not self.pending:
                 return "claim", certain[0]
             return "wait", None
         if not has_cards:
@@ -201,6 +217,27 @@ class LiteratureHint(Advice):
         if top is not None and top.probability >= 0.5 and 2 * top.probability - 1 >= best.probability:
             return "claim", top
         return "ask", best
+
+    def recommend(self) -> dict[str, Any] | None:
+        """The action advised now (:meth:`advised`) as the action object the engine's
+        ``apply`` takes (``{"type": "ask", "asker", "target", "card"}``, ``claim`` with its
+        ``assignment``, ``pass``, ``next``; ``docs/hints.md``), or ``None`` when the observer
+        has nothing to do now."""
+        kind, what = self.advised()
+        me = self.observer
+        if kind == "claim":
+            cards = set_cards(what.set)
+            return {"type": "claim", "claimer": me, "set": what.set,
+                    "assignment": {c: int(what.assignment[c]) for c in cards}}
+        if kind == "ask":
+            return {"type": "ask", "asker": me, "target": what.target, "card": what.card}
+        if kind == "ask-miss" and self.miss_ask is not None:
+            return {"type": "ask", "asker": me, "target": self.miss_ask[0], "card": self.miss_ask[1]}
+        if kind == "pass" and what is not None:
+            return {"type": "pass", "from": me, "to": what}
+        if kind == "next":
+            return {"type": "next", "chooser": me, "next": what}
+        return None
 
     def _if_wrong(self) -> str:
         """What a wrong claim gives, in sets."""
@@ -239,9 +276,16 @@ class LiteratureHint(Advice):
         if kind == "ask-miss":
             top = self.claims[0] if self.claims else None
             text = "No ask can succeed now: whichever opponent you ask gets the turn"
+            if self.miss_ask is not None:
+                text += (f" (ask seat {self.miss_ask[0]} for the {self.miss_ask[1]}: of the opponents with cards "
+                         f"it holds the fewest)")
             if top is not None:
                 text += f"; claiming {top.set} instead succeeds only {chance(top.probability)}"
             return text + "."
+        if kind == "next":
+            if what == self.observer:
+                return "Choose to play next yourself: you hold cards and keep your team's turn."
+            return f"Choose seat {what} to play next: of the seats you may name it holds the most cards."
         if kind == "pass":
             if what is None:
                 return "You have no cards: pass the turn."
@@ -661,11 +705,25 @@ def literature_hint(belief: LiteratureBelief, max_asks: int = 10) -> LiteratureH
     pass_to = []
     if st.to_move() == me and st.pending is None and st.sizes[me] == 0:
         pass_to = sorted((p.to for p in st.legal_passes(me)), key=lambda s: (-st.sizes[s], s))
+    next_to: list[int] = []
+    if st.pending is not None and st.pending_chooser() == me:
+        # as the belief player (its default ``next_policy``): itself when it may, else the
+        # seat left with the most cards
+        after = list(st.sizes)
+        for s in st.pending["actual"].values():
+            after[s] -= 1
+        next_to = sorted(st.next_candidates(st.pending), key=lambda s: (s != me, -after[s], s))
+    miss_ask = None
+    if st.to_move() == me and legal and not asks:
+        # no ask can succeed: the one that hands the turn to the opponent with the fewest cards
+        a = min(legal, key=lambda x: (st.sizes[x.target], x.target, card_sort_key(x.card)))
+        miss_ask = (a.target, a.card)
     return LiteratureHint(me, len(belief.events), st.to_move(), belief.players, total, claims,
                           asks[:max_asks], marg, sets, notes, hand=sorted(hand, key=card_sort_key), final=final,
                           model=belief.model_json(), sizes=list(st.sizes), team_sets=list(st.team_sets),
                           options=dict(st.options), their_claims=their_claims, pass_to=pass_to,
-                          can_ask=bool(legal))
+                          can_ask=bool(legal), next_to=next_to, miss_ask=miss_ask, pending=st.pending is not None,
+                          top_ask=asks[0] if asks else None)
 
 
 def _asks_if_on_turn(belief: LiteratureBelief):
