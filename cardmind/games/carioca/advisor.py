@@ -42,7 +42,8 @@ from .rules import card_points, is_joker, sort_hand
 
 #: defaults of the advisor's settings (the ``belief`` player's, see :class:`Advisor`)
 DEFAULTS = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
-            "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5}
+            "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5,
+            "hand_rounds": 8.0}
 
 
 @dataclass
@@ -270,24 +271,105 @@ class Advisor:
                           else "no penalty card can be drawn")
         if not self.s["steal_pricing"]:
             return Option({"type": "steal", "player": me}, 1.0, numbers, f"{card} brings the contract one card closer")
-        # the price: rounds saved against the extra cards held (and the bonus they may cost)
-        h = self.hazard()
-        r0 = self.rounds_to_contract(hand)
-        r1 = self.rounds_to_contract(with_c)
-        saved = max(0.0, r0 - r1 - 1.0)        # a steal does not replace our own draw
-        at_risk = sum(card_points(c, self.o) * k for c, k in hand.items())
-        gain = min(0.9, h * saved) * at_risk
-        cost = self._penalty_cost()
+        # the price: the race to go down and out first, with and without the steal
+        steal = self.steal_race(hand, card)
+        gain, cost = steal["gain"], steal["penalty_cost"]
         value = gain - cost
-        numbers.update({"hazard": round(h, 3), "rounds_saved": round(saved, 2), "points_at_risk": at_risk,
-                        "gain": round(gain, 2), "penalty_cost": round(cost, 2)})
+        saved = steal["rounds_saved"]
+        numbers.update({k: steal[k] for k in ("hazard", "race_hazard", "turns_to_contract_pass",
+                                              "turns_to_contract_steal", "rounds_saved", "points_at_risk",
+                                              "lay_off_rate", "expected_points_pass", "expected_points_steal",
+                                              "gain", "penalty_cost")})
         if value > 0:
             return Option({"type": "steal", "player": me}, value, numbers,
-                          f"{card} saves about {saved:.1f} rounds; worth {gain:.0f} points against a penalty "
+                          f"{card} saves about {saved:.1f} turns; worth {gain:.0f} points against a penalty "
                           f"costing {cost:.0f}")
         return Option({"type": "pass", "player": me}, -value, numbers,
-                      f"{card} would save {saved:.1f} rounds ({gain:.0f} points) but the penalty card costs "
+                      f"{card} would save {saved:.1f} turns ({gain:.0f} points) but the penalty card costs "
                       f"{cost:.0f}")
+
+    def race_hazard(self) -> float:
+        """The chance per round that another player goes out first, for a race of several rounds:
+        the larger of :meth:`hazard` (the opponents' chances now) and the rate a hand ends at
+        (``(players - 1) / players / hand_rounds``: a hand of the strength study lasts about
+        ``hand_rounds`` rounds, setting, default 8; its end belongs to each seat alike). The
+        chances now see only the next turn: early in a hand they are near 0, though someone goes
+        out within about 8 rounds."""
+        n = self.st.players
+        base = (n - 1) / n / max(1.0, float(self.s["hand_rounds"]))
+        return min(0.95, max(self.hazard(), base))
+
+    def lay_off_rate(self, hand: Counter) -> float:
+        """The chance per turn, once down, to shed one more card by laying off what it draws:
+        the expected stock share of jokers, of the ranks ``hand`` holds two or more of (its sets)
+        and of the cards that fit a meld on the table now; between 0.1 and 0.6 (a rough
+        estimate: runs' ends and the melds others lay later are left out)."""
+        exp = self.stock_expected()
+        total = sum(exp.values())
+        if total <= 0:
+            return 0.1
+        ranks = Counter(c[0] for c, k in hand.items() for _ in range(k) if not is_joker(c))
+        sets = {r for r, k in ranks.items() if k >= 2} if self.st.sets else set()
+        fit = sum(v for c, v in exp.items() if is_joker(c) or c[0] in sets or _fits(c, self._ctx))
+        return min(0.6, max(0.1, fit / total))
+
+    def race_points(self, turns: float, hand_points: float, left: int, left_points: float, h: float,
+                    q: float) -> float:
+        """Expected points of the hand for the observer in a race: it goes down at its ``turns``-th
+        turn from now; until then another player goes out first with chance ``1 - (1 - h) **
+        turns`` and it pays ``hand_points``. Going down it keeps ``left`` cards after its discard:
+        none, it goes down and out at once (``out_bonus``); else it sheds one card a turn with
+        chance ``q`` (a lay-off), about ``left / q`` turns during which another player may go out
+        and it pays ``left_points``, else it goes out (0: the bonus needs going down and out in
+        one turn). Source: cardmind's own model (docs/carioca.md, "Advice")."""
+        survive = (1.0 - h) ** turns
+        if left <= 0:
+            after = float(self.o["out_bonus"])
+        else:
+            after = (1.0 - (1.0 - h) ** (left / q)) * left_points
+        return (1.0 - survive) * hand_points + survive * after
+
+    def steal_race(self, hand: Counter, card: str) -> dict[str, float]:
+        """What stealing ``card`` is worth against passing (points; see :meth:`race_points`).
+
+        Passing, the hand goes down after about ``deficiency / (live outs / stock)`` turns (at
+        least 1); stealing, after the same count for the hand with the card (1 when the card
+        completes the contract: the next turn). The steal adds the card and ``steal_penalty``
+        penalty cards: the cards left after going down grow by one (the next draw is no longer
+        needed for the contract) plus the penalty cards. ``gain``: what the turns saved are worth
+        (the pass's expected points minus a steal's without penalty cards); ``penalty_cost``:
+        what the penalty cards add to the steal's expected points. Their difference is the
+        steal's value.
+
+        Returns:
+            ``{"hazard", "race_hazard", "turns_to_contract_pass", "turns_to_contract_steal",
+            "rounds_saved", "points_at_risk", "lay_off_rate", "expected_points_pass",
+            "expected_points_steal", "gain", "penalty_cost"}`` (rounded).
+        """
+        pen = self.o["steal_penalty"]
+        h = self.race_hazard()
+        with_c = Counter(hand)
+        with_c[card] += 1
+        t0 = max(1.0, min(40.0, self.rounds_to_contract(hand)))
+        t1 = max(1.0, min(40.0, self.rounds_to_contract(with_c)))
+        need = 3 * self.st.sets + 4 * self.st.runs
+        n = sum(hand.values())
+        left0 = max(0, n - need)
+        exp = self.stock_expected()
+        stock = sum(exp.values())
+        avg = sum(card_points(c, self.o) * v for c, v in exp.items()) / stock if stock > 0 else 8.0
+        pts = float(sum(card_points(c, self.o) * k for c, k in hand.items()))
+        q = self.lay_off_rate(with_c)
+        junk = avg
+        e_pass = self.race_points(t0, pts, left0, left0 * junk, h, q)
+        pts1 = pts + card_points(card, self.o)
+        e_free = self.race_points(t1, pts1, left0 + 1, (left0 + 1) * junk, h, q)
+        e_steal = self.race_points(t1, pts1 + pen * avg, left0 + 1 + pen, (left0 + 1 + pen) * junk, h, q)
+        return {"hazard": round(self.hazard(), 3), "race_hazard": round(h, 3),
+                "turns_to_contract_pass": round(t0, 2), "turns_to_contract_steal": round(t1, 2),
+                "rounds_saved": round(t0 - t1, 2), "points_at_risk": int(pts), "lay_off_rate": round(q, 3),
+                "expected_points_pass": round(e_pass, 2), "expected_points_steal": round(e_steal, 2),
+                "gain": round(e_pass - e_free, 2), "penalty_cost": round(e_steal - e_free, 2)}
 
     def _penalty_cost(self) -> float:
         """Expected points a steal costs: the card taken and the penalty cards are extra cards

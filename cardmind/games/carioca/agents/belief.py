@@ -49,8 +49,10 @@ class CariocaBeliefAgent(Agent):
         s = self.settings
         if s["worlds"] < 1 or s["samples"] < 1:
             raise ValueError(f"agent 'belief': 'worlds' and 'samples' must be 1 or more")
+        # the constraint-only posterior (the advisor weighs its own worlds by the ``peer`` model
+        # when ``opponent_model`` is on): what the strength study measured
         self.tracker = CariocaBelief(self.options, seat, self.header["hand"], up=self.header["up"],
-                                     samples=s["samples"], seed=s["seed"])
+                                     model="uniform", samples=s["samples"], seed=s["seed"])
         #: the hazard (chance someone goes out before our next turn), estimated once per turn
         self._hazard: tuple[tuple, float] | None = None
 
