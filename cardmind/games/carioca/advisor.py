@@ -43,7 +43,8 @@ from .rules import card_points, is_joker, sort_hand
 #: defaults of the advisor's settings (the ``belief`` player's, see :class:`Advisor`)
 DEFAULTS = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
             "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5,
-            "hand_rounds": 8.0}
+            "hand_rounds": 7.5, "cards_per_turn": 2.0,
+            "lay_off_rate": 0.38}
 
 
 @dataclass
@@ -288,6 +289,14 @@ class Advisor:
                       f"{card} would save {saved:.1f} turns ({gain:.0f} points) but the penalty card costs "
                       f"{cost:.0f}")
 
+    def turn_rate(self, hand: Counter) -> float:
+        """The chance that one of our turns brings ``hand`` one card closer to the contract:
+        each turn shows ``cards_per_turn`` cards (the stock draw and the discards offered;
+        setting, default 2), each useful with chance ``live outs / stock``."""
+        _, live = self.progress(hand)
+        p = min(1.0, live / max(1, self.st.stock_count))
+        return max(0.02, 1.0 - (1.0 - p) ** float(self.s["cards_per_turn"]))
+
     def race_hazard(self) -> float:
         """The chance per round that another player goes out first, for a race of several rounds:
         the larger of :meth:`hazard` (the opponents' chances now) and the rate a hand ends at
@@ -300,46 +309,50 @@ class Advisor:
         return min(0.95, max(self.hazard(), base))
 
     def lay_off_rate(self, hand: Counter) -> float:
-        """The chance per turn, once down, to shed one more card by laying off what it draws:
-        the expected stock share of jokers, of the ranks ``hand`` holds two or more of (its sets)
-        and of the cards that fit a meld on the table now; between 0.1 and 0.6 (a rough
-        estimate: runs' ends and the melds others lay later are left out)."""
+        """The chance per turn, once down, to shed one more card by a lay-off: the larger of the
+        ``lay_off_rate`` setting (default 0.38, measured: in 15 four-player games of the strength
+        study, a player that was down laid off a card in 186 of its 482 later turns) and the
+        expected stock share of jokers, of the ranks ``hand`` holds two or more of (its sets) and
+        of the cards that fit a meld on the table now; at most 0.6."""
         exp = self.stock_expected()
         total = sum(exp.values())
+        base = float(self.s["lay_off_rate"])
         if total <= 0:
-            return 0.1
+            return base
         ranks = Counter(c[0] for c, k in hand.items() for _ in range(k) if not is_joker(c))
         sets = {r for r, k in ranks.items() if k >= 2} if self.st.sets else set()
         fit = sum(v for c, v in exp.items() if is_joker(c) or c[0] in sets or _fits(c, self._ctx))
-        return min(0.6, max(0.1, fit / total))
+        return min(0.6, max(base, fit / total))
 
-    def race_points(self, turns: float, hand_points: float, left: int, left_points: float, h: float,
-                    q: float) -> float:
+    def race_points(self, turns: float, hand_points: float, p_bonus: float, left: float, left_points: float,
+                    h: float, q: float) -> float:
         """Expected points of the hand for the observer in a race: it goes down at its ``turns``-th
         turn from now; until then another player goes out first with chance ``1 - (1 - h) **
-        turns`` and it pays ``hand_points``. Going down it keeps ``left`` cards after its discard:
-        none, it goes down and out at once (``out_bonus``); else it sheds one card a turn with
-        chance ``q`` (a lay-off), about ``left / q`` turns during which another player may go out
-        and it pays ``left_points``, else it goes out (0: the bonus needs going down and out in
-        one turn). Source: cardmind's own model (docs/carioca.md, "Advice")."""
+        turns`` and it pays ``hand_points``. Going down, with chance ``p_bonus`` it goes out at
+        once (``out_bonus``); else it keeps ``left`` cards (expected) worth ``left_points`` and
+        sheds one a turn with chance ``q`` (a lay-off): about ``left / q`` turns during which
+        another player may go out and it pays them, else it goes out for 0 (the bonus needs going
+        down and out in one turn). Source: cardmind's own model (docs/carioca.md, "Advice")."""
         survive = (1.0 - h) ** turns
-        if left <= 0:
-            after = float(self.o["out_bonus"])
-        else:
-            after = (1.0 - (1.0 - h) ** (left / q)) * left_points
+        after = (1.0 - (1.0 - h) ** (max(left, 0.0) / q)) * left_points
+        after = p_bonus * float(self.o["out_bonus"]) + (1.0 - p_bonus) * after
         return (1.0 - survive) * hand_points + survive * after
 
     def steal_race(self, hand: Counter, card: str) -> dict[str, float]:
         """What stealing ``card`` is worth against passing (points; see :meth:`race_points`).
 
-        Passing, the hand goes down after about ``deficiency / (live outs / stock)`` turns (at
-        least 1); stealing, after the same count for the hand with the card (1 when the card
-        completes the contract: the next turn). The steal adds the card and ``steal_penalty``
-        penalty cards: the cards left after going down grow by one (the next draw is no longer
-        needed for the contract) plus the penalty cards. ``gain``: what the turns saved are worth
-        (the pass's expected points minus a steal's without penalty cards); ``penalty_cost``:
-        what the penalty cards add to the steal's expected points. Their difference is the
-        steal's value.
+        Passing, the hand goes down after about ``deficiency / r`` turns (``r``:
+        :meth:`turn_rate`; at least 1). Stealing, one card fewer is missing, and each penalty
+        card is one more card seen (useful with chance ``live outs / stock``): ``(deficiency -
+        1 - penalty * p) / r`` turns, 1 (the next turn) when the card completes the contract.
+        Going down, the hand keeps its cards beyond the contract's ``need`` (less the turn's
+        discard): passing ``n - need``, and it goes down and out at once when that is 0;
+        stealing, the card and each penalty card are one more card (the next turn's draw is no
+        longer needed for the contract), each laid off at once with chance ``q``
+        (:meth:`lay_off_rate`). ``gain``: what going down sooner is worth (the pass's expected
+        points minus a steal's without penalty cards); ``penalty_cost``: what the penalty cards
+        add to the steal's expected points (negative when they help more than they cost). Their
+        difference is the steal's value.
 
         Returns:
             ``{"hazard", "race_hazard", "turns_to_contract_pass", "turns_to_contract_steal",
@@ -350,8 +363,15 @@ class Advisor:
         h = self.race_hazard()
         with_c = Counter(hand)
         with_c[card] += 1
-        t0 = max(1.0, min(40.0, self.rounds_to_contract(hand)))
-        t1 = max(1.0, min(40.0, self.rounds_to_contract(with_c)))
+        d0, live0 = self.progress(hand)
+        d1, _ = self.progress(with_c)
+        r = self.turn_rate(hand)
+        p = min(1.0, live0 / max(1, self.st.stock_count))
+        t0 = max(1.0, min(40.0, d0 / r))
+
+        def turns(extra: int) -> float:
+            return 1.0 if d1 == 0 else max(1.0, min(40.0, (d1 - extra * p) / r))
+
         need = 3 * self.st.sets + 4 * self.st.runs
         n = sum(hand.values())
         left0 = max(0, n - need)
@@ -360,11 +380,17 @@ class Advisor:
         avg = sum(card_points(c, self.o) * v for c, v in exp.items()) / stock if stock > 0 else 8.0
         pts = float(sum(card_points(c, self.o) * k for c, k in hand.items()))
         q = self.lay_off_rate(with_c)
-        junk = avg
-        e_pass = self.race_points(t0, pts, left0, left0 * junk, h, q)
+        e_pass = self.race_points(t0, pts, 1.0 if left0 == 0 else 0.0, left0, left0 * avg, h, q)
         pts1 = pts + card_points(card, self.o)
-        e_free = self.race_points(t1, pts1, left0 + 1, (left0 + 1) * junk, h, q)
-        e_steal = self.race_points(t1, pts1 + pen * avg, left0 + 1 + pen, (left0 + 1 + pen) * junk, h, q)
+
+        def steal(extra: int) -> float:
+            cards = 1 + extra
+            p_bonus = q ** cards if left0 == 0 else 0.0
+            left = left0 + cards * (1 - q)
+            return self.race_points(turns(extra), pts1 + extra * avg, p_bonus, left, left * avg, h, q)
+
+        e_free, e_steal = steal(0), steal(pen)
+        t1 = turns(pen)
         return {"hazard": round(self.hazard(), 3), "race_hazard": round(h, 3),
                 "turns_to_contract_pass": round(t0, 2), "turns_to_contract_steal": round(t1, 2),
                 "rounds_saved": round(t0 - t1, 2), "points_at_risk": int(pts), "lay_off_rate": round(q, 3),
