@@ -44,7 +44,7 @@ from .rules import card_points, is_joker, sort_hand
 DEFAULTS = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
             "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5,
             "hand_rounds": 7.5, "cards_per_turn": 2.0,
-            "lay_off_rate": 0.38}
+            "lay_off_rate": 0.38, "steal_pace": 1.9}
 
 
 @dataclass
@@ -90,6 +90,8 @@ class Advisor:
         self._wo = [float(x) for x in self._offer_model.weights]
         self._pass_row = [0, 0, 0, 0, 0, 0, 0, 1.0]
         self._ctx = {"table": self.st.table}
+        self._wanted_se: dict[str, dict[int, float]] = {}
+        self._wanted: dict[str, dict[int, float]] = {}
 
     # ------------------------------------------------------------------ estimates
     def hand(self) -> Counter:
@@ -143,6 +145,22 @@ class Advisor:
             self._hazard = min(0.95, max(0.02, 1.0 - stay))
         return self._hazard
 
+    def hazard_stderr(self) -> float:
+        """The standard error of :meth:`hazard` from the opponents' sampled chances (delta
+        method, the seats taken as independent; 0 when every chance is exact or the hazard was
+        given)."""
+        if self.s.get("hazard") is not None:
+            return 0.0
+        opp = self.t.opponent_chances()
+        var = 0.0
+        for s, v in opp.items():
+            rest = 1.0
+            for t, w in opp.items():
+                if t != s:
+                    rest *= 1.0 - w["p_go_out"]
+            var += (rest * v["stderr_out"]) ** 2
+        return float(np.sqrt(var))
+
     def worlds(self) -> tuple[list, np.ndarray]:
         """Sampled worlds for what opponents want, with their normalised weights."""
         if self._worlds is None:
@@ -151,10 +169,16 @@ class Advisor:
             w = np.full(len(ws), 1.0 / max(1, len(ws)))
             if self.s["opponent_model"] and self.t.hand_events:
                 from ...belief.models import importance_weights  # noqa: PLC0415
-                from .models import world_log_likelihoods  # noqa: PLC0415
+                from .models import seat_log_likelihoods, world_log_likelihoods  # noqa: PLC0415
 
                 try:
-                    w = importance_weights(world_log_likelihoods(self.t, ws, "peer", recent=int(self.s["recent"]))).w
+                    if self.t.model == "auto":
+                        weigh = {s: m for s, m in self.seat_models().items() if m != "uniform"}
+                        per = seat_log_likelihoods(self.t, ws, weigh, recent=int(self.s["recent"]))
+                        lw = sum(per.values(), np.zeros(len(ws)))
+                    else:
+                        lw = world_log_likelihoods(self.t, ws, "peer", recent=int(self.s["recent"]))
+                    w = importance_weights(lw).w
                 except ValueError:
                     pass
             # each opponent's hand in each world, as counts by rank and by suit and value
@@ -163,8 +187,29 @@ class Advisor:
             self._worlds = (ws, w, profiles)
         return self._worlds[0], self._worlds[1]
 
+    def seat_models(self) -> dict[int, str]:
+        """The player model of each other seat for what it wants: with the tracker's ``auto``
+        model, the model that explains its choices best (:meth:`~.belief.CariocaBelief.seat_models`;
+        ``uniform``: worlds not weighed for it), else ``peer`` for every seat."""
+        if self.t.model == "auto" and self.s["opponent_model"]:
+            return self.t.seat_models()
+        return {s: "peer" for s in range(self.st.players) if s != self.me}
+
+    def _offer_weights(self, seat: int) -> list[float]:
+        """The offer model's weights for ``seat``: its model's, ``peer``'s for a seat weighed by
+        none (choices that no model explains better than chance say little: the worlds are not
+        weighed for it, and what it wants is priced as a ``peer`` player would want it)."""
+        name = self.seat_models().get(seat, "peer")
+        if name in ("peer", "uniform"):
+            return self._wo
+        m = load(name)[0]
+        return [float(x) for x in getattr(m, "weights", np.zeros(len(self._wo)))]
+
     def wanted(self, card: str) -> dict[int, float]:
-        """For each opponent, the chance it takes (next seat) or steals ``card`` if we discard it."""
+        """For each opponent, the chance it takes (next seat) or steals ``card`` if we discard it
+        (a weighted mean over the sampled worlds: :meth:`wanted_stderr` has its errors)."""
+        if card in self._wanted:
+            return self._wanted[card]
         ws, w = self.worlds()
         profiles = self._worlds[2]
         st = self.st
@@ -172,22 +217,58 @@ class Advisor:
         nxt = (self.me + 1) % st.players
         joker = 1.0 if is_joker(card) else 0.0
         pts = card_points(card, self.o) / 10.0
+        ses: dict[int, float] = {}
         for s in range(st.players):
             if s == self.me:
                 continue
             steal = s != nxt
             if steal and not st.can_steal():
                 out[s] = 0.0
+                ses[s] = 0.0
                 continue
             fit = 1.0 if st.down[s] and _fits(card, self._ctx) else 0.0
+            wo = self._offer_weights(s)
             p = 0.0
+            vals = []
             for j, wt in enumerate(w):
                 by_rank, by_sv = profiles[j][s]
                 same, one, two = _near(card, by_rank, by_sv, st.sets > 0, st.runs > 0)
                 rows = [[same, one, two, joker, fit, 1.0 if steal else 0.0, pts, 0.0], self._pass_row]
-                p += wt * np.exp(_logp(self._wo, rows, 0))
+                v = np.exp(_logp(wo, rows, 0))
+                vals.append(v)
+                p += wt * v
             out[s] = float(p)
+            ses[s] = float(np.sqrt(sum(wt * wt * (v - p) ** 2 for wt, v in zip(w, vals))))
+        self._wanted_se[card] = ses
+        self._wanted[card] = out
         return out
+
+    def wanted_stderr(self, card: str) -> dict[int, float]:
+        """The standard errors of :meth:`wanted` (self-normalised importance sampling over the
+        sampled worlds, the delta method: :func:`cardmind.belief.models.weighted_mean`)."""
+        if card not in self._wanted_se:
+            self.wanted(card)
+        return self._wanted_se[card]
+
+    def danger_stderr(self, card: str) -> float:
+        """The standard error of :meth:`danger`'s total (delta method over the seats' chances,
+        taken as independent)."""
+        per = self.wanted(card)
+        se = self.wanted_stderr(card)
+        st = self.st
+        order = [(self.me + i) % st.players for i in range(1, st.players)]
+        var = 0.0
+        for k, s in enumerate(order):
+            # d total / d per[s] = (chance the offer reaches s) * (1 - what the later seats take)
+            reach = 1.0
+            for t in order[:k]:
+                reach *= 1.0 - per[t]
+            later, left = 0.0, 1.0
+            for t in order[k + 1:]:
+                later += left * per[t]
+                left *= 1.0 - per[t]
+            var += (reach * (1.0 - later) * se.get(s, 0.0)) ** 2
+        return float(np.sqrt(var))
 
     def danger(self, card: str) -> tuple[float, dict[int, float]]:
         """``(chance some opponent takes or steals card, per opponent)``: the offer goes in seat
@@ -342,9 +423,13 @@ class Advisor:
         """What stealing ``card`` is worth against passing (points; see :meth:`race_points`).
 
         Passing, the hand goes down after about ``deficiency / r`` turns (``r``:
-        :meth:`turn_rate`; at least 1). Stealing, one card fewer is missing, and each penalty
-        card is one more card seen (useful with chance ``live outs / stock``): ``(deficiency -
-        1 - penalty * p) / r`` turns, 1 (the next turn) when the card completes the contract.
+        :meth:`turn_rate`: the pace of a player that draws and takes; at least 1). Stealing, one
+        card fewer is missing, at the pace of a player that steals what helps: ``steal_pace``
+        turns per missing card (setting, default 1.9, measured: ``belief`` seats of the strength
+        study that went down did so after 2.0, 3.8, 5.6 and 7.5 of their turns when their dealt
+        hand lacked 1, 2, 3 and 4 cards), or ``(deficiency - 1 - penalty * p) / r`` turns when
+        that is sooner (each penalty card is one more card seen, useful with chance ``p = live
+        outs / stock``); 1 (the next turn) when the card completes the contract.
         Going down, the hand keeps its cards beyond the contract's ``need`` (less the turn's
         discard): passing ``n - need``, and it goes down and out at once when that is 0;
         stealing, the card and each penalty card are one more card (the next turn's draw is no
@@ -369,8 +454,12 @@ class Advisor:
         p = min(1.0, live0 / max(1, self.st.stock_count))
         t0 = max(1.0, min(40.0, d0 / r))
 
+        pace = float(self.s["steal_pace"])
+
         def turns(extra: int) -> float:
-            return 1.0 if d1 == 0 else max(1.0, min(40.0, (d1 - extra * p) / r))
+            if d1 == 0:
+                return 1.0
+            return max(1.0, min(40.0, (d1 - extra * p) / r, d1 * pace))
 
         need = 3 * self.st.sets + 4 * self.st.runs
         n = sum(hand.values())
@@ -531,6 +620,7 @@ class Advisor:
                     value -= weight
             numbers = {"card": c, "points": pts, "deficiency_after": d, "live_outs_after": round(live, 2),
                        "p_taken": round(danger, 3) if c in priced or not self.s["discard_safety"] else None,
+                       "p_taken_stderr": round(self.danger_stderr(c), 3) if c in priced else None,
                        "taken_by": {str(s): round(p, 3) for s, p in per.items()}}
             reason = (f"keeps {d} card{'s' if d != 1 else ''} from the contract with {live:.1f} live outs"
                       if not st.down[self.me] else "fits no meld")
