@@ -173,25 +173,35 @@ def main(argv=None) -> int:
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "calibration.md")
     ap.add_argument("--raw", type=Path, default=ROOT / "eval" / "out" / "calibration")
+    ap.add_argument("--merge", default=None, help="comma-separated raw files of earlier runs (each kind in its own "
+                                                  "process): report them instead of playing")
+    ap.add_argument("--seconds", type=float, default=None, help="with --merge: the runs' time, for the report")
     args = ap.parse_args(argv)
     t0 = time.time()
     data: dict = {}
     kinds = args.kinds.split(",")
-    for kind in kinds:
-        for deal in range(args.games):
-            rec = simulate(kind, deal, args.hands, args.seed)
-            score_game(rec, kind, args.every, args.samples, data)
-            print(f"{kind} game {deal + 1}/{args.games} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    if args.merge:
+        for f in args.merge.split(","):
+            for k, v in json.loads(Path(f).read_text()).items():
+                data.setdefault(tuple(k.split("|")), []).extend(v)
+    else:
+        args.raw.mkdir(parents=True, exist_ok=True)
+        raw = args.raw / f"carioca-{'-'.join(kinds)}.json"
+        for kind in kinds:
+            for deal in range(args.games):
+                rec = simulate(kind, deal, args.hands, args.seed)
+                score_game(rec, kind, args.every, args.samples, data)
+                raw.write_text(json.dumps({"|".join(k): v for k, v in data.items()}))
+                print(f"{kind} game {deal + 1}/{args.games} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     misses: list[str] = []
     text = report(data, misses)
-    args.raw.mkdir(parents=True, exist_ok=True)
-    (args.raw / "carioca.json").write_text(json.dumps({"|".join(k): v for k, v in data.items()}))
     cmd = (f"python eval/calibration.py carioca --games {args.games} --hands {args.hands} --every {args.every} "
            f"--seed {args.seed}" + (f" --kinds {args.kinds}" if args.kinds != ",".join(KINDS) else ""))
     miss = ("Bins that miss the target (100 or more predictions, off by more than 5 points):\n\n"
             + "\n".join(f"* {m}" for m in misses)) if misses else \
         "Every bin of 100 or more predictions is within 5 points of what happened."
-    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({time.time() - t0:.0f} s)", text, "", miss, "", MARK_END])
+    took = args.seconds if args.seconds is not None else time.time() - t0
+    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({took:.0f} s)", text, "", miss, "", MARK_END])
     out = args.out
     old = out.read_text() if out.exists() else ""
     if MARK_BEGIN in old:

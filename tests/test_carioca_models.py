@@ -44,7 +44,7 @@ def test_fitting_beats_uniform_choice(peer_games):
 
 
 def test_the_shipped_models_load():
-    assert MODELS[0] == "uniform" and set(MODELS) == {"uniform", "peer", "belief"}
+    assert MODELS[0] == "auto" and set(MODELS) == {"auto", "uniform", "peer", "belief"}
     offer, discard = load("peer")
     assert len(offer.weights) == len(OFFER_FEATURES) and discard.info["decisions"] > 1000
 
