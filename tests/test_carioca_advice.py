@@ -70,8 +70,9 @@ def test_headlines_say_what_to_do_and_why():
     assert re.fullmatch(r"Steal the AD: it brings your contract one card closer; going down about \d+ turns? sooner "
                         r"is worth about \d+ points?, the penalty card costs about -?\d+ points?\.", got[35]), got[35]
     assert got[7].startswith("Discard the QH: you stay 2 cards short of your contract, it sheds 10 points; ")
-    assert got[2].startswith("If the JC comes to you (seat 1 decides first), pass: it brings your contract one card "
-                             "closer, but ")
+    assert re.fullmatch(r"If the JC comes to you \(seat 1 decides first\), steal it: it brings your contract one "
+                        r"card closer; going down about \d+ turns? sooner is worth about \d+ points?, the penalty card "
+                        r"costs about -?\d+ points?\.", got[2]), got[2]
     assert got[40] == "Hand 1 is over: you scored 111 points, your total is 111 points; hand 2 comes next."
     assert got[176] == "The game is over: seat 1 has the lowest total (-20 points); you have 140 points."
     assert re.fullmatch(r"Seat 1 is playing; watch seat 0: \d+% that it can go out by the end of its next turn\.",
