@@ -236,3 +236,21 @@ def test_a_sampled_answer_depends_on_the_position_only(tmp_path):
     rec = read_record(tmp_path / "s.jsonl")
     fresh = json.dumps(hint_for(tracker_for(rec, 1)).to_json(), sort_keys=True)
     assert first == again == fresh
+
+
+def test_sampled_chances_say_so_with_their_errors():
+    """Issue 24, point 4: the chance a discard is taken and the opponents' chances are sampled;
+    the text says so, ``--verbose`` and ``--json`` carry their standard errors, which are
+    positive where the samples disagree."""
+    (_, h), = _hints(EX / "carioca-3p-complete.jsonl", 2, only={6})
+    obj = h.to_json()
+    priced = [d["numbers"] for d in obj["discards"] if d["numbers"]["p_taken"] is not None]
+    assert priced and all(n["p_taken_stderr"] is not None and n["p_taken_stderr"] >= 0 for n in priced)
+    assert any(0 < n["p_taken"] < 1 and n["p_taken_stderr"] > 0 for n in priced)
+    assert obj["sampled"]["taken"] == 32 and obj["sampled"]["opponents"] > 0
+    assert obj["hazard_stderr"] is not None and obj["hazard_stderr"] >= 0
+    plain = _text(lambda c: h.render(c, None))
+    assert "sampled over 32 deals of their hands" in plain and "±" not in plain
+    verbose = _text(lambda c: h.render(c, None, verbose=True))
+    assert "sampled over 32 deals of their hands ± standard error" in verbose
+    assert re.search(r"\d+% ± \d+ \(seat", verbose), verbose
