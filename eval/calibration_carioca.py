@@ -170,12 +170,14 @@ def main(argv=None) -> int:
     ap.add_argument("--every", type=int, default=6, help="score the opponents' chances at every N-th event")
     ap.add_argument("--samples", type=int, default=60, help="the tracker's sampled worlds (its default: 60)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0, help="the first deal (deals first .. first + games - 1)")
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "calibration.md")
     ap.add_argument("--raw", type=Path, default=ROOT / "eval" / "out" / "calibration")
     ap.add_argument("--merge", default=None, help="comma-separated raw files of earlier runs (each kind in its own "
                                                   "process): report them instead of playing")
     ap.add_argument("--seconds", type=float, default=None, help="with --merge: the runs' time, for the report")
+    ap.add_argument("--label", default=None, help="with --merge: the commands of the runs, for the report")
     args = ap.parse_args(argv)
     t0 = time.time()
     data: dict = {}
@@ -186,13 +188,14 @@ def main(argv=None) -> int:
                 data.setdefault(tuple(k.split("|")), []).extend(v)
     else:
         args.raw.mkdir(parents=True, exist_ok=True)
-        raw = args.raw / f"carioca-{'-'.join(kinds)}.json"
+        raw = args.raw / f"carioca-{'-'.join(kinds)}-{args.first}.json"
         for kind in kinds:
-            for deal in range(args.games):
+            for deal in range(args.first, args.first + args.games):
                 rec = simulate(kind, deal, args.hands, args.seed)
                 score_game(rec, kind, args.every, args.samples, data)
                 raw.write_text(json.dumps({"|".join(k): v for k, v in data.items()}))
-                print(f"{kind} game {deal + 1}/{args.games} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+                print(f"{kind} game {deal + 1 - args.first}/{args.games} ({time.time() - t0:.0f} s)", file=sys.stderr,
+                      flush=True)
     misses: list[str] = []
     text = report(data, misses)
     cmd = (f"python eval/calibration.py carioca --games {args.games} --hands {args.hands} --every {args.every} "
@@ -201,7 +204,8 @@ def main(argv=None) -> int:
             + "\n".join(f"* {m}" for m in misses)) if misses else \
         "Every bin of 100 or more predictions is within 5 points of what happened."
     took = args.seconds if args.seconds is not None else time.time() - t0
-    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({took:.0f} s)", text, "", miss, "", MARK_END])
+    what = args.label if args.label else f"Command: `{cmd}`"
+    body = "\n".join([MARK_BEGIN, "", f"{what} ({took:.0f} s)", text, "", miss, "", MARK_END])
     out = args.out
     old = out.read_text() if out.exists() else ""
     if MARK_BEGIN in old:
