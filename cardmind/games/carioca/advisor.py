@@ -621,7 +621,9 @@ class Advisor:
             numbers = {"card": c, "points": pts, "deficiency_after": d, "live_outs_after": round(live, 2),
                        "p_taken": round(danger, 3) if c in priced or not self.s["discard_safety"] else None,
                        "p_taken_stderr": round(self.danger_stderr(c), 3) if c in priced else None,
-                       "taken_by": {str(s): round(p, 3) for s, p in per.items()}}
+                       "taken_by": {str(s): round(p, 3) for s, p in per.items()},
+                       "taken_by_stderr": ({str(s): round(v, 3) for s, v in self.wanted_stderr(c).items()}
+                                           if c in priced else {})}
             reason = (f"keeps {d} card{'s' if d != 1 else ''} from the contract with {live:.1f} live outs"
                       if not st.down[self.me] else "fits no meld")
             if c not in priced and self.s["discard_safety"]:
