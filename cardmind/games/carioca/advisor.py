@@ -422,13 +422,16 @@ class Advisor:
     def steal_race(self, hand: Counter, card: str) -> dict[str, float]:
         """What stealing ``card`` is worth against passing (points; see :meth:`race_points`).
 
-        Passing, the hand goes down after about ``deficiency / r`` turns (``r``:
-        :meth:`turn_rate`: the pace of a player that draws and takes; at least 1). Stealing, one
+        Passing, the hand goes down after the turns a player that draws and takes needs to find
+        its ``d`` missing cards: each turn shows ``cards_per_turn`` cards, each useful with
+        chance ``p * j / d`` while ``j`` cards are still missing (``p = live outs / stock``: the
+        outs are spread over the missing cards, so each find makes the next rarer: a coupon
+        collector's sum; at least 1). Stealing, one
         card fewer is missing, at the pace of a player that steals what helps: ``steal_pace``
         turns per missing card (setting, default 1.9, measured: ``belief`` seats of the strength
         study that went down did so after 2.0, 3.8, 5.6 and 7.5 of their turns when their dealt
-        hand lacked 1, 2, 3 and 4 cards), or ``(deficiency - 1 - penalty * p) / r`` turns when
-        that is sooner (each penalty card is one more card seen, useful with chance ``p = live
+        hand lacked 1, 2, 3 and 4 cards), or the drawing time of ``deficiency - 1 - penalty * p``
+        cards when that is sooner (each penalty card is one more card seen, useful with chance ``p = live
         outs / stock``); 1 (the next turn) when the card completes the contract.
         Going down, the hand keeps its cards beyond the contract's ``need`` (less the turn's
         discard): passing ``n - need``, and it goes down and out at once when that is 0;
@@ -452,14 +455,26 @@ class Advisor:
         d1, _ = self.progress(with_c)
         r = self.turn_rate(hand)
         p = min(1.0, live0 / max(1, self.st.stock_count))
-        t0 = max(1.0, min(40.0, d0 / r))
+        k = float(self.s["cards_per_turn"])
 
+        def drawn(d: float) -> float:
+            # the turns to find d missing cards by drawing and taking: the outs are spread over
+            # the missing cards, so each find makes the next rarer (a coupon collector's sum)
+            t, left = 0.0, d
+            while left > 1e-9:
+                step = min(1.0, left)
+                pj = p * left / max(d0, 1)
+                t += step / max(0.02, 1.0 - (1.0 - pj) ** k)
+                left -= step
+            return t
+
+        t0 = max(1.0, min(40.0, drawn(d0)))
         pace = float(self.s["steal_pace"])
 
         def turns(extra: int) -> float:
             if d1 == 0:
                 return 1.0
-            return max(1.0, min(40.0, (d1 - extra * p) / r, d1 * pace))
+            return max(1.0, min(40.0, drawn(d1 - extra * p), d1 * pace))
 
         need = 3 * self.st.sets + 4 * self.st.runs
         n = sum(hand.values())
