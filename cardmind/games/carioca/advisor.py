@@ -20,6 +20,10 @@ expected points with these estimates (all from one player's view, :class:`~.beli
   (:mod:`.models`), the worlds weighed by a player model of their past choices when
   ``opponent_model`` is on.
 
+* **the price of a steal** (:meth:`Advisor.steal_race`): a race to go down and out first,
+  with and without the steal (turns to the contract, the chance per round that another player
+  goes out first, the cards over the contract to lay off and the bonus they cost).
+
 The four features the study switches off one at a time are settings of the advisor:
 ``steal_pricing`` (else a steal follows the take test, like ``peer``), ``timing`` (else go
 down at the first chance), ``discard_safety`` (else discards ignore what opponents want) and

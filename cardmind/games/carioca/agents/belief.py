@@ -6,8 +6,9 @@ and, at each decision:
 
 * **the offer**: takes the discard on turn when it brings the contract one card closer (or,
   once down, when it can lay it off), instead of a stock draw that would with chance
-  ``live outs / stock``; steals it out of turn only when the rounds it saves, at the current
-  risk that someone goes out, are worth more than the penalty card costs (``steal_pricing``);
+  ``live outs / stock``; steals it out of turn when the race to go down and out first says
+  the steal pays: the turns it saves against the penalty card and the bonus at stake
+  (``steal_pricing``, :meth:`~cardmind.games.carioca.advisor.Advisor.steal_race`);
 * **going down**: at once when it can go down and out in the same turn (``out_bonus``); else
   it waits when the chance of going down and out next turn, times the bonus, beats the chance
   that someone goes out first times the points it would keep in hand (``timing``);
