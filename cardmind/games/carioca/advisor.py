@@ -78,10 +78,11 @@ class Advisor:
             ``safety_candidates`` (how many of the best discards are priced for it), ``recent``
             (the choices per opponent the opponent model reads), ``hazard`` (a given hazard, else
             estimated); the steal's race (:meth:`steal_race`): ``hand_rounds`` (rounds a hand
-            lasts, 7.5), ``cards_per_turn`` (cards a player that draws and takes sees a turn, 2),
-            ``lay_off_rate`` (the chance a turn to lay off a card once down, 0.38) and
-            ``steal_pace`` (turns per missing card of a player that steals, 1.9), each measured
-            on the strength study's games (``docs/carioca.md``, "Advice").
+            lasts, 7.5), ``lay_off_rate`` (the chance a turn to lay off a card once down, 0.38) and
+            ``steal_pace`` (turns per missing card of a player that steals, 1.9), measured on
+            the strength study's games (``docs/carioca.md``, "Advice"), and ``cards_per_turn``
+            (cards a player that draws and takes sees a turn: the stock draw and the discard
+            offered on its turn, 2).
     """
 
     def __init__(self, tracker: CariocaBelief, **settings: Any):
