@@ -67,11 +67,12 @@ def test_headlines_say_what_to_do_and_why():
     for i, h in _hints(EX / "carioca-3p-complete.jsonl", 2, only={k - 1 for k in (2, 6, 7, 35, 37, 40, 176)}):
         got[i + 1] = h.headline()
     assert got[6] == "Take the AS: it brings your contract one card closer; a stock draw would help 14% of the time."
-    assert got[35].startswith("Steal the AD: it brings your contract one card closer; the turns it saves are worth "
-                              "about 32 points, the penalty card costs about 17 points")
+    assert re.fullmatch(r"Steal the AD: it brings your contract one card closer; going down about \d+ turns? sooner "
+                        r"is worth about \d+ points?, the penalty card costs about -?\d+ points?\.", got[35]), got[35]
     assert got[7].startswith("Discard the QH: you stay 2 cards short of your contract, it sheds 10 points; ")
-    assert got[2].startswith("If the JC comes to you (seat 1 decides first), pass: it brings your contract one card "
-                             "closer, but by these numbers the penalty card costs more")
+    assert re.fullmatch(r"If the JC comes to you \(seat 1 decides first\), steal it: it brings your contract one "
+                        r"card closer; going down about \d+ turns? sooner is worth about \d+ points?, the penalty card "
+                        r"costs about -?\d+ points?\.", got[2]), got[2]
     assert got[40] == "Hand 1 is over: you scored 111 points, your total is 111 points; hand 2 comes next."
     assert got[176] == "The game is over: seat 1 has the lowest total (-20 points); you have 140 points."
     assert re.fullmatch(r"Seat 1 is playing; watch seat 0: \d+% that it can go out by the end of its next turn\.",
@@ -86,21 +87,47 @@ def test_go_down_and_out_headline():
     assert h.recommend["type"] == "go_down"
 
 
-def test_the_steal_that_completes_the_contract_is_told_honestly(tmp_path):
-    """The issue's position: holding KC KD KS 7H 7S, the 7C that completes two sets comes to
-    the player as a steal. Whatever the pricing says (issue 24 changes it), the advice says that
-    the card completes the contract and what each side is worth in points."""
+def _issue_steal(tmp_path) -> LiveGame:
+    """Seat 1 holds KC KD KS 7H 7S 2D; seat 2 discards the 7C, seat 0 passes: seat 1 decides."""
     live = LiveGame.new("carioca", {"players": 4}, 1, "KC KD KS 7H 7S 2D up 9H", tmp_path / "g.jsonl")
     for line in ["nobody takes", "0 discards 4C", "nobody takes", "1 draws 3H", "1 discards 3H", "nobody takes",
                  "2 discards 7C", "0 passes"]:
         live.enter(line)
-    h = live.advice()
+    return live
+
+
+def test_the_steal_that_completes_the_contract_is_advised(tmp_path):
+    """Issue 24's position: holding KC KD KS 7H 7S, the 7C that completes two sets comes to the
+    player as a steal. It is advised, and the headline says why: it completes the contract,
+    what going down sooner is worth and what the penalty card costs, the numbers of ``--json``."""
+    h = _issue_steal(tmp_path).advice()
     head = h.headline()
     n = h.offer.numbers
-    assert head.startswith(("Steal the 7C: it completes your contract", "Pass on the 7C: it completes your contract"))
+    assert h.recommend == {"type": "steal", "player": 1}
+    assert head.startswith("Steal the 7C: it completes your contract; going down about "), head
     assert f"about {round(n['penalty_cost'])} points" in head and f"about {round(n['gain'])} points" in head
+    # the race: stealing, the contract is made on the next turn; passing, later
+    assert n["turns_to_contract_steal"] == 1.0 and n["turns_to_contract_pass"] > 1.0
+    assert n["expected_points_steal"] < n["expected_points_pass"]
+    assert round(n["gain"] - n["penalty_cost"], 1) == round(n["expected_points_pass"] - n["expected_points_steal"], 1)
     why = _text(h.render_why)
-    assert "turns saved" in why and "penalty card's cost (points)" in why
+    assert "turns saved" in why and "penalty card's cost (points)" in why and "race to go out" in why
+
+
+def test_the_steal_price_follows_the_race(tmp_path):
+    """The price moves the way the race says: a steal is worth more when someone is likely to go
+    out soon (the hazard), and a larger penalty costs more."""
+    from cardmind.games.carioca.advisor import Advisor
+
+    tracker = _issue_steal(tmp_path).tracker
+    base = Advisor(tracker).offer().numbers
+    calm = Advisor(tracker, hand_rounds=30.0).offer().numbers
+    tense = Advisor(tracker, hazard=0.5).offer().numbers
+    assert tense["race_hazard"] == 0.5 and calm["race_hazard"] < base["race_hazard"]
+    assert tense["expected_points_pass"] - tense["expected_points_steal"] > \
+        calm["expected_points_pass"] - calm["expected_points_steal"]
+    slow = Advisor(tracker, lay_off_rate=0.1).offer().numbers
+    assert slow["penalty_cost"] > base["penalty_cost"]
 
 
 def test_verbose_and_json_keep_every_number(capsys):
@@ -209,3 +236,21 @@ def test_a_sampled_answer_depends_on_the_position_only(tmp_path):
     rec = read_record(tmp_path / "s.jsonl")
     fresh = json.dumps(hint_for(tracker_for(rec, 1)).to_json(), sort_keys=True)
     assert first == again == fresh
+
+
+def test_sampled_chances_say_so_with_their_errors():
+    """Issue 24, point 4: the chance a discard is taken and the opponents' chances are sampled;
+    the text says so, ``--verbose`` and ``--json`` carry their standard errors, which are
+    positive where the samples disagree."""
+    (_, h), = _hints(EX / "carioca-3p-complete.jsonl", 2, only={6})
+    obj = h.to_json()
+    priced = [d["numbers"] for d in obj["discards"] if d["numbers"]["p_taken"] is not None]
+    assert priced and all(n["p_taken_stderr"] is not None and n["p_taken_stderr"] >= 0 for n in priced)
+    assert any(0 < n["p_taken"] < 1 and n["p_taken_stderr"] > 0 for n in priced)
+    assert obj["sampled"]["taken"] == 32 and obj["sampled"]["opponents"] > 0
+    assert obj["hazard_stderr"] is not None and obj["hazard_stderr"] >= 0
+    plain = _text(lambda c: h.render(c, None))
+    assert "sampled over 32 deals of their hands" in plain and "±" not in plain
+    verbose = _text(lambda c: h.render(c, None, verbose=True))
+    assert "sampled over 32 deals of their hands ± standard error" in verbose
+    assert re.search(r"\d+% ± \d+ \(seat", verbose), verbose

@@ -44,7 +44,7 @@ def test_fitting_beats_uniform_choice(peer_games):
 
 
 def test_the_shipped_models_load():
-    assert MODELS[0] == "uniform" and set(MODELS) == {"uniform", "peer", "belief"}
+    assert MODELS[0] == "auto" and set(MODELS) == {"auto", "uniform", "peer", "belief"}
     offer, discard = load("peer")
     assert len(offer.weights) == len(OFFER_FEATURES) and discard.info["decisions"] > 1000
 
@@ -89,6 +89,35 @@ def test_model_weighted_tracker_and_cli(peer_games, tmp_path, capsys):
     assert main(["belief", str(p), "--json", "--model", "peer"]) == 0
     assert json.loads(capsys.readouterr().out)["model"] == "peer"
     assert main(["hint", str(p), "--no-table", "--model", "peer"]) == 0
-    assert "weighed by the peer player model" in capsys.readouterr().out
+    assert "Chances weigh seats 0, 2 and 3 as peer players (the model asked for)" in capsys.readouterr().out
     assert main(["belief", str(p), "--model", "nope"]) == 2
-    assert "player models uniform, peer, belief" in capsys.readouterr().err
+    assert "player models auto, uniform, peer, belief" in capsys.readouterr().err
+
+
+def test_auto_is_the_default_and_reads_the_play(peer_games, tmp_path, capsys):
+    """``auto`` (issue 24): the default of the game, the tracker, ``hint`` and ``belief``; exact
+    until another seat chooses something; then each seat is weighed by the model whose
+    likelihood of its choices is highest, which moves the card chances away from ``uniform``,
+    and the output says which model it uses for whom."""
+    assert GAME.player_models()[0] == "auto" and "uniform" in GAME.player_models()
+    rec = peer_games[0]
+    start = tracker_for(rec, 1, upto_event=0)
+    assert start.model == "auto" and start.exact and set(start.seat_models().values()) == {"uniform"}
+    tr = tracker_for(rec, 1, upto_event=60, samples=40)
+    models, fit = tr.seat_models(), tr.model_fit()
+    assert tr.model == "auto" and not tr.exact and set(models) == {0, 2, 3}
+    for s, m in models.items():
+        assert fit[s][m] == max(fit[s].values())
+    assert "peer" in models.values()       # peer players: the peer model explains some seat best
+    uni = tracker_for(rec, 1, upto_event=60, samples=40, model="uniform")
+    a, b = tr.holdings(), uni.holdings()
+    assert max(abs(a[c][pl]["p_any"] - b[c][pl]["p_any"]) for c in a for pl in a[c]) > 0.02
+    p = tmp_path / "g.jsonl"
+    write_record(p, rec.for_seat(1).truncated(61))
+    assert main(["hint", str(p), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["model"] == "auto" and set(obj["models"]) == {"0", "2", "3"}
+    assert set(obj["models"].values()) <= {"peer", "belief", "uniform"} and obj["samples"] > 0
+    assert obj["models_text"].startswith("Chances weigh seat") and "sampled" in obj["models_text"]
+    assert main(["hint", str(p), "--no-table"]) == 0
+    assert obj["models_text"] in capsys.readouterr().out

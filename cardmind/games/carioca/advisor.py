@@ -20,6 +20,10 @@ expected points with these estimates (all from one player's view, :class:`~.beli
   (:mod:`.models`), the worlds weighed by a player model of their past choices when
   ``opponent_model`` is on.
 
+* **the price of a steal** (:meth:`Advisor.steal_race`): a race to go down and out first,
+  with and without the steal (turns to the contract, the chance per round that another player
+  goes out first, the cards over the contract to lay off and the bonus they cost).
+
 The four features the study switches off one at a time are settings of the advisor:
 ``steal_pricing`` (else a steal follows the take test, like ``peer``), ``timing`` (else go
 down at the first chance), ``discard_safety`` (else discards ignore what opponents want) and
@@ -42,7 +46,9 @@ from .rules import card_points, is_joker, sort_hand
 
 #: defaults of the advisor's settings (the ``belief`` player's, see :class:`Advisor`)
 DEFAULTS = {"steal_pricing": True, "timing": True, "discard_safety": True, "opponent_model": True,
-            "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5}
+            "worlds": 12, "safety_weight": 12.0, "recent": 4, "hazard": None, "safety_candidates": 5,
+            "hand_rounds": 7.5, "cards_per_turn": 2.0,
+            "lay_off_rate": 0.38, "steal_pace": 1.9}
 
 
 @dataclass
@@ -71,7 +77,12 @@ class Advisor:
             discard is charged per unit of chance that an opponent takes it),
             ``safety_candidates`` (how many of the best discards are priced for it), ``recent``
             (the choices per opponent the opponent model reads), ``hazard`` (a given hazard, else
-            estimated).
+            estimated); the steal's race (:meth:`steal_race`): ``hand_rounds`` (rounds a hand
+            lasts, 7.5), ``lay_off_rate`` (the chance a turn to lay off a card once down, 0.38) and
+            ``steal_pace`` (turns per missing card of a player that steals, 1.9), measured on
+            the strength study's games (``docs/carioca.md``, "Advice"), and ``cards_per_turn``
+            (cards a player that draws and takes sees a turn: the stock draw and the discard
+            offered on its turn, 2).
     """
 
     def __init__(self, tracker: CariocaBelief, **settings: Any):
@@ -88,6 +99,8 @@ class Advisor:
         self._wo = [float(x) for x in self._offer_model.weights]
         self._pass_row = [0, 0, 0, 0, 0, 0, 0, 1.0]
         self._ctx = {"table": self.st.table}
+        self._wanted_se: dict[str, dict[int, float]] = {}
+        self._wanted: dict[str, dict[int, float]] = {}
 
     # ------------------------------------------------------------------ estimates
     def hand(self) -> Counter:
@@ -141,6 +154,22 @@ class Advisor:
             self._hazard = min(0.95, max(0.02, 1.0 - stay))
         return self._hazard
 
+    def hazard_stderr(self) -> float:
+        """The standard error of :meth:`hazard` from the opponents' sampled chances (delta
+        method, the seats taken as independent; 0 when every chance is exact or the hazard was
+        given)."""
+        if self.s.get("hazard") is not None:
+            return 0.0
+        opp = self.t.opponent_chances()
+        var = 0.0
+        for s, v in opp.items():
+            rest = 1.0
+            for t, w in opp.items():
+                if t != s:
+                    rest *= 1.0 - w["p_go_out"]
+            var += (rest * v["stderr_out"]) ** 2
+        return float(np.sqrt(var))
+
     def worlds(self) -> tuple[list, np.ndarray]:
         """Sampled worlds for what opponents want, with their normalised weights."""
         if self._worlds is None:
@@ -149,10 +178,16 @@ class Advisor:
             w = np.full(len(ws), 1.0 / max(1, len(ws)))
             if self.s["opponent_model"] and self.t.hand_events:
                 from ...belief.models import importance_weights  # noqa: PLC0415
-                from .models import world_log_likelihoods  # noqa: PLC0415
+                from .models import seat_log_likelihoods, world_log_likelihoods  # noqa: PLC0415
 
                 try:
-                    w = importance_weights(world_log_likelihoods(self.t, ws, "peer", recent=int(self.s["recent"]))).w
+                    if self.t.model == "auto":
+                        weigh = {s: m for s, m in self.seat_models().items() if m != "uniform"}
+                        per = seat_log_likelihoods(self.t, ws, weigh, recent=int(self.s["recent"]))
+                        lw = sum(per.values(), np.zeros(len(ws)))
+                    else:
+                        lw = world_log_likelihoods(self.t, ws, "peer", recent=int(self.s["recent"]))
+                    w = importance_weights(lw).w
                 except ValueError:
                     pass
             # each opponent's hand in each world, as counts by rank and by suit and value
@@ -161,8 +196,29 @@ class Advisor:
             self._worlds = (ws, w, profiles)
         return self._worlds[0], self._worlds[1]
 
+    def seat_models(self) -> dict[int, str]:
+        """The player model of each other seat for what it wants: with the tracker's ``auto``
+        model, the model that explains its choices best (:meth:`~.belief.CariocaBelief.seat_models`;
+        ``uniform``: worlds not weighed for it), else ``peer`` for every seat."""
+        if self.t.model == "auto" and self.s["opponent_model"]:
+            return self.t.seat_models()
+        return {s: "peer" for s in range(self.st.players) if s != self.me}
+
+    def _offer_weights(self, seat: int) -> list[float]:
+        """The offer model's weights for ``seat``: its model's, ``peer``'s for a seat weighed by
+        none (choices that no model explains better than chance say little: the worlds are not
+        weighed for it, and what it wants is priced as a ``peer`` player would want it)."""
+        name = self.seat_models().get(seat, "peer")
+        if name in ("peer", "uniform"):
+            return self._wo
+        m = load(name)[0]
+        return [float(x) for x in getattr(m, "weights", np.zeros(len(self._wo)))]
+
     def wanted(self, card: str) -> dict[int, float]:
-        """For each opponent, the chance it takes (next seat) or steals ``card`` if we discard it."""
+        """For each opponent, the chance it takes (next seat) or steals ``card`` if we discard it
+        (a weighted mean over the sampled worlds: :meth:`wanted_stderr` has its errors)."""
+        if card in self._wanted:
+            return self._wanted[card]
         ws, w = self.worlds()
         profiles = self._worlds[2]
         st = self.st
@@ -170,22 +226,58 @@ class Advisor:
         nxt = (self.me + 1) % st.players
         joker = 1.0 if is_joker(card) else 0.0
         pts = card_points(card, self.o) / 10.0
+        ses: dict[int, float] = {}
         for s in range(st.players):
             if s == self.me:
                 continue
             steal = s != nxt
             if steal and not st.can_steal():
                 out[s] = 0.0
+                ses[s] = 0.0
                 continue
             fit = 1.0 if st.down[s] and _fits(card, self._ctx) else 0.0
+            wo = self._offer_weights(s)
             p = 0.0
+            vals = []
             for j, wt in enumerate(w):
                 by_rank, by_sv = profiles[j][s]
                 same, one, two = _near(card, by_rank, by_sv, st.sets > 0, st.runs > 0)
                 rows = [[same, one, two, joker, fit, 1.0 if steal else 0.0, pts, 0.0], self._pass_row]
-                p += wt * np.exp(_logp(self._wo, rows, 0))
+                v = np.exp(_logp(wo, rows, 0))
+                vals.append(v)
+                p += wt * v
             out[s] = float(p)
+            ses[s] = float(np.sqrt(sum(wt * wt * (v - p) ** 2 for wt, v in zip(w, vals))))
+        self._wanted_se[card] = ses
+        self._wanted[card] = out
         return out
+
+    def wanted_stderr(self, card: str) -> dict[int, float]:
+        """The standard errors of :meth:`wanted` (self-normalised importance sampling over the
+        sampled worlds, the delta method: :func:`cardmind.belief.models.weighted_mean`)."""
+        if card not in self._wanted_se:
+            self.wanted(card)
+        return self._wanted_se[card]
+
+    def danger_stderr(self, card: str) -> float:
+        """The standard error of :meth:`danger`'s total (delta method over the seats' chances,
+        taken as independent)."""
+        per = self.wanted(card)
+        se = self.wanted_stderr(card)
+        st = self.st
+        order = [(self.me + i) % st.players for i in range(1, st.players)]
+        var = 0.0
+        for k, s in enumerate(order):
+            # d total / d per[s] = (chance the offer reaches s) * (1 - what the later seats take)
+            reach = 1.0
+            for t in order[:k]:
+                reach *= 1.0 - per[t]
+            later, left = 0.0, 1.0
+            for t in order[k + 1:]:
+                later += left * per[t]
+                left *= 1.0 - per[t]
+            var += (reach * (1.0 - later) * se.get(s, 0.0)) ** 2
+        return float(np.sqrt(var))
 
     def danger(self, card: str) -> tuple[float, dict[int, float]]:
         """``(chance some opponent takes or steals card, per opponent)``: the offer goes in seat
@@ -270,24 +362,153 @@ class Advisor:
                           else "no penalty card can be drawn")
         if not self.s["steal_pricing"]:
             return Option({"type": "steal", "player": me}, 1.0, numbers, f"{card} brings the contract one card closer")
-        # the price: rounds saved against the extra cards held (and the bonus they may cost)
-        h = self.hazard()
-        r0 = self.rounds_to_contract(hand)
-        r1 = self.rounds_to_contract(with_c)
-        saved = max(0.0, r0 - r1 - 1.0)        # a steal does not replace our own draw
-        at_risk = sum(card_points(c, self.o) * k for c, k in hand.items())
-        gain = min(0.9, h * saved) * at_risk
-        cost = self._penalty_cost()
+        # the price: the race to go down and out first, with and without the steal
+        steal = self.steal_race(hand, card)
+        gain, cost = steal["gain"], steal["penalty_cost"]
         value = gain - cost
-        numbers.update({"hazard": round(h, 3), "rounds_saved": round(saved, 2), "points_at_risk": at_risk,
-                        "gain": round(gain, 2), "penalty_cost": round(cost, 2)})
+        saved = steal["rounds_saved"]
+        numbers.update({k: steal[k] for k in ("hazard", "race_hazard", "turns_to_contract_pass",
+                                              "turns_to_contract_steal", "rounds_saved", "points_at_risk",
+                                              "lay_off_rate", "expected_points_pass", "expected_points_steal",
+                                              "gain", "penalty_cost")})
         if value > 0:
             return Option({"type": "steal", "player": me}, value, numbers,
-                          f"{card} saves about {saved:.1f} rounds; worth {gain:.0f} points against a penalty "
+                          f"{card} saves about {saved:.1f} turns; worth {gain:.0f} points against a penalty "
                           f"costing {cost:.0f}")
         return Option({"type": "pass", "player": me}, -value, numbers,
-                      f"{card} would save {saved:.1f} rounds ({gain:.0f} points) but the penalty card costs "
+                      f"{card} would save {saved:.1f} turns ({gain:.0f} points) but the penalty card costs "
                       f"{cost:.0f}")
+
+    def turn_rate(self, hand: Counter) -> float:
+        """The chance that one of our turns brings ``hand`` one card closer to the contract:
+        each turn shows ``cards_per_turn`` cards (the stock draw and the discards offered;
+        setting, default 2), each useful with chance ``live outs / stock``."""
+        _, live = self.progress(hand)
+        p = min(1.0, live / max(1, self.st.stock_count))
+        return max(0.02, 1.0 - (1.0 - p) ** float(self.s["cards_per_turn"]))
+
+    def race_hazard(self) -> float:
+        """The chance per round that another player goes out first, for a race of several rounds:
+        the larger of :meth:`hazard` (the opponents' chances now) and the rate a hand ends at
+        (``(players - 1) / players / hand_rounds``: a hand of the strength study lasts about
+        ``hand_rounds`` rounds, setting, default 8; its end belongs to each seat alike). The
+        chances now see only the next turn: early in a hand they are near 0, though someone goes
+        out within about 8 rounds."""
+        n = self.st.players
+        base = (n - 1) / n / max(1.0, float(self.s["hand_rounds"]))
+        return min(0.95, max(self.hazard(), base))
+
+    def lay_off_rate(self, hand: Counter) -> float:
+        """The chance per turn, once down, to shed one more card by a lay-off: the larger of the
+        ``lay_off_rate`` setting (default 0.38, measured: in 15 four-player games of the strength
+        study, a player that was down laid off a card in 186 of its 482 later turns) and the
+        expected stock share of jokers, of the ranks ``hand`` holds two or more of (its sets) and
+        of the cards that fit a meld on the table now; at most 0.6."""
+        exp = self.stock_expected()
+        total = sum(exp.values())
+        base = float(self.s["lay_off_rate"])
+        if total <= 0:
+            return base
+        ranks = Counter(c[0] for c, k in hand.items() for _ in range(k) if not is_joker(c))
+        sets = {r for r, k in ranks.items() if k >= 2} if self.st.sets else set()
+        fit = sum(v for c, v in exp.items() if is_joker(c) or c[0] in sets or _fits(c, self._ctx))
+        return min(0.6, max(base, fit / total))
+
+    def race_points(self, turns: float, hand_points: float, p_bonus: float, left: float, left_points: float,
+                    h: float, q: float) -> float:
+        """Expected points of the hand for the observer in a race: it goes down at its ``turns``-th
+        turn from now; until then another player goes out first with chance ``1 - (1 - h) **
+        turns`` and it pays ``hand_points``. Going down, with chance ``p_bonus`` it goes out at
+        once (``out_bonus``); else it keeps ``left`` cards (expected) worth ``left_points`` and
+        sheds one a turn with chance ``q`` (a lay-off): about ``left / q`` turns during which
+        another player may go out and it pays them, else it goes out for 0 (the bonus needs going
+        down and out in one turn). Source: cardmind's own model (docs/carioca.md, "Advice")."""
+        survive = (1.0 - h) ** turns
+        after = (1.0 - (1.0 - h) ** (max(left, 0.0) / q)) * left_points
+        after = p_bonus * float(self.o["out_bonus"]) + (1.0 - p_bonus) * after
+        return (1.0 - survive) * hand_points + survive * after
+
+    def steal_race(self, hand: Counter, card: str) -> dict[str, float]:
+        """What stealing ``card`` is worth against passing (points; see :meth:`race_points`).
+
+        Passing, the hand goes down after the turns a player that draws and takes needs to find
+        its ``d`` missing cards: each turn shows ``cards_per_turn`` cards, each useful with
+        chance ``p * j / d`` while ``j`` cards are still missing (``p = live outs / stock``: the
+        outs are spread over the missing cards, so each find makes the next rarer: a coupon
+        collector's sum; at least 1). Stealing, one
+        card fewer is missing, at the pace of a player that steals what helps: ``steal_pace``
+        turns per missing card (setting, default 1.9, measured: ``belief`` seats of the strength
+        study that went down did so after 2.0, 3.8, 5.6 and 7.5 of their turns when their dealt
+        hand lacked 1, 2, 3 and 4 cards), or the drawing time of ``deficiency - 1 - penalty * p``
+        cards when that is sooner (each penalty card is one more card seen, useful with chance ``p = live
+        outs / stock``); 1 (the next turn) when the card completes the contract.
+        Going down, the hand keeps its cards beyond the contract's ``need`` (less the turn's
+        discard): passing ``n - need``, and it goes down and out at once when that is 0;
+        stealing, the card and each penalty card are one more card (the next turn's draw is no
+        longer needed for the contract), each laid off at once with chance ``q``
+        (:meth:`lay_off_rate`). ``gain``: what going down sooner is worth (the pass's expected
+        points minus a steal's without penalty cards); ``penalty_cost``: what the penalty cards
+        add to the steal's expected points (negative when they help more than they cost). Their
+        difference is the steal's value.
+
+        Returns:
+            ``{"hazard", "race_hazard", "turns_to_contract_pass", "turns_to_contract_steal",
+            "rounds_saved", "points_at_risk", "lay_off_rate", "expected_points_pass",
+            "expected_points_steal", "gain", "penalty_cost"}`` (rounded).
+        """
+        pen = self.o["steal_penalty"]
+        h = self.race_hazard()
+        with_c = Counter(hand)
+        with_c[card] += 1
+        d0, live0 = self.progress(hand)
+        d1, _ = self.progress(with_c)
+        r = self.turn_rate(hand)
+        p = min(1.0, live0 / max(1, self.st.stock_count))
+        k = float(self.s["cards_per_turn"])
+
+        def drawn(d: float) -> float:
+            # the turns to find d missing cards by drawing and taking: the outs are spread over
+            # the missing cards, so each find makes the next rarer (a coupon collector's sum)
+            t, left = 0.0, d
+            while left > 1e-9:
+                step = min(1.0, left)
+                pj = p * left / max(d0, 1)
+                t += step / max(0.02, 1.0 - (1.0 - pj) ** k)
+                left -= step
+            return t
+
+        t0 = max(1.0, min(40.0, drawn(d0)))
+        pace = float(self.s["steal_pace"])
+
+        def turns(extra: int) -> float:
+            if d1 == 0:
+                return 1.0
+            return max(1.0, min(40.0, drawn(d1 - extra * p), d1 * pace))
+
+        need = 3 * self.st.sets + 4 * self.st.runs
+        n = sum(hand.values())
+        left0 = max(0, n - need)
+        exp = self.stock_expected()
+        stock = sum(exp.values())
+        avg = sum(card_points(c, self.o) * v for c, v in exp.items()) / stock if stock > 0 else 8.0
+        pts = float(sum(card_points(c, self.o) * k for c, k in hand.items()))
+        q = self.lay_off_rate(with_c)
+        e_pass = self.race_points(t0, pts, 1.0 if left0 == 0 else 0.0, left0, left0 * avg, h, q)
+        pts1 = pts + card_points(card, self.o)
+
+        def steal(extra: int) -> float:
+            cards = 1 + extra
+            p_bonus = q ** cards if left0 == 0 else 0.0
+            left = left0 + cards * (1 - q)
+            return self.race_points(turns(extra), pts1 + extra * avg, p_bonus, left, left * avg, h, q)
+
+        e_free, e_steal = steal(0), steal(pen)
+        t1 = turns(pen)
+        return {"hazard": round(self.hazard(), 3), "race_hazard": round(h, 3),
+                "turns_to_contract_pass": round(t0, 2), "turns_to_contract_steal": round(t1, 2),
+                "rounds_saved": round(t0 - t1, 2), "points_at_risk": int(pts), "lay_off_rate": round(q, 3),
+                "expected_points_pass": round(e_pass, 2), "expected_points_steal": round(e_steal, 2),
+                "gain": round(e_pass - e_free, 2), "penalty_cost": round(e_steal - e_free, 2)}
 
     def _penalty_cost(self) -> float:
         """Expected points a steal costs: the card taken and the penalty cards are extra cards
@@ -423,7 +644,10 @@ class Advisor:
                     value -= weight
             numbers = {"card": c, "points": pts, "deficiency_after": d, "live_outs_after": round(live, 2),
                        "p_taken": round(danger, 3) if c in priced or not self.s["discard_safety"] else None,
-                       "taken_by": {str(s): round(p, 3) for s, p in per.items()}}
+                       "p_taken_stderr": round(self.danger_stderr(c), 3) if c in priced else None,
+                       "taken_by": {str(s): round(p, 3) for s, p in per.items()},
+                       "taken_by_stderr": ({str(s): round(v, 3) for s, v in self.wanted_stderr(c).items()}
+                                           if c in priced else {})}
             reason = (f"keeps {d} card{'s' if d != 1 else ''} from the contract with {live:.1f} live outs"
                       if not st.down[self.me] else "fits no meld")
             if c not in priced and self.s["discard_safety"]:

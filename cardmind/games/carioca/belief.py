@@ -230,7 +230,9 @@ class CariocaBelief(Tracker):
         options: the game's options (parsed or raw).
         observer: the observer's seat.
         hand: the observer's dealt cards (first hand; later hands come in ``deal`` events).
-        model: the player model weighing the consistent histories: ``"uniform"`` (the
+        model: the player model weighing the consistent histories: ``"auto"`` (the default:
+            each other seat weighed by the fitted model, ``peer``, ``belief`` or none, that best
+            explains its choices this hand: :meth:`seat_models`), ``"uniform"`` (the
             constraint-only posterior, exact), ``"peer"`` or ``"belief"`` (see :mod:`.models`).
         samples: worlds sampled for the opponents' chances and for a player model.
         seed: seed of the sampler (results are reproducible).
@@ -247,7 +249,7 @@ class CariocaBelief(Tracker):
     """
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], up: str | None = None,
-                 model: str = "uniform", samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 model: str = "auto", samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  exact_hidden: int = EXACT_HIDDEN, temper: float = TEMPER, recent: int | None = None):
         from ...core import get_game  # noqa: PLC0415
 
@@ -392,8 +394,60 @@ class CariocaBelief(Tracker):
     @property
     def exact(self) -> bool:
         """Whether the card probabilities are exact (the constraint-only posterior) rather than
-        weighted by a sampled player model."""
+        weighted by a sampled player model (``auto``: exact while no seat is weighed by a model)."""
+        if self.model == "auto":
+            return all(m == "uniform" for m in self.seat_models().values())
         return self.model == "uniform"
+
+    def seat_models(self) -> dict[int, str]:
+        """The player model each other seat is weighed by: the ``model`` asked for, or for
+        ``auto`` the one of :data:`.models.AUTO_MODELS` whose likelihood of the seat's choices
+        this hand (as fitted, before :attr:`temper`), averaged over the sampled worlds of the exact posterior, is
+        highest (the marginal likelihood, an importance-sampling estimate; ties go to the first
+        of ``peer``, ``belief``, ``uniform``); ``uniform`` for a seat that chose nothing yet."""
+        others = [s for s in range(self.players) if s != self.observer]
+        if self.model != "auto":
+            return {s: self.model for s in others}
+        hit = self._cache.get("seat_models")
+        if hit is not None:
+            return hit
+        chose = {d["seat"] for _, d in self.decisions}
+        if not chose & set(others):
+            out = {s: "uniform" for s in others}
+            self._cache["seat_models"] = out
+            self._cache["model_fit"] = {}
+            return out
+        from .models import AUTO_MODELS, seat_log_likelihoods  # noqa: PLC0415
+
+        ws = self._cache.get("sampled")
+        if ws is None:
+            ws = self._cache["sampled"] = self.sample_worlds(self.samples, self._rng(1))
+        per = {m: seat_log_likelihoods(self, ws, {s: m for s in others if s in chose}, recent=self.recent)
+               for m in AUTO_MODELS}
+        fit: dict[int, dict[str, float]] = {}
+        out = {}
+        for s in others:
+            if s not in chose:
+                out[s] = "uniform"
+                continue
+            fit[s] = {}
+            for m in AUTO_MODELS:
+                lw = per[m][s]
+                top = float(lw.max())
+                fit[s][m] = round(top + float(np.log(np.mean(np.exp(lw - top)))), 6)
+            out[s] = max(AUTO_MODELS, key=lambda m: (fit[s][m], -AUTO_MODELS.index(m)))
+        self._cache["seat_models"] = out
+        self._cache["model_fit"] = fit
+        self._cache["seat_ll"] = per
+        return out
+
+    def model_fit(self) -> dict[int, dict[str, float]]:
+        """For ``auto``: per seat that chose something this hand, the log marginal likelihood
+        of its choices under each model :meth:`seat_models` compared (empty otherwise)."""
+        if self.model != "auto":
+            return {}
+        self.seat_models()
+        return self._cache.get("model_fit", {})
 
     def hand_over(self) -> bool:
         """Whether the hand being tracked has ended (its hands were shown; the next is not dealt yet)."""
@@ -524,19 +578,31 @@ class CariocaBelief(Tracker):
         hit = self._cache.get("worlds")
         if hit is not None:
             return hit
-        ws = self.sample_worlds(self.samples, self._rng(1))
         logw = None
-        if self.model != "uniform":
-            from .models import world_log_likelihoods  # noqa: PLC0415
+        if self.model == "auto":
+            models = self.seat_models()
+            ws = self._cache.get("sampled")
+            if ws is None:
+                ws = self._cache["sampled"] = self.sample_worlds(self.samples, self._rng(1))
+            per = self._cache.get("seat_ll")
+            if not self.exact and per is not None:
+                logw = np.zeros(len(ws))
+                for s, m in models.items():
+                    if m != "uniform" and s in per[m]:
+                        logw = logw + self.temper * per[m][s]
+        else:
+            ws = self.sample_worlds(self.samples, self._rng(1))
+            if self.model != "uniform":
+                from .models import world_log_likelihoods  # noqa: PLC0415
 
-            logw = self.temper * world_log_likelihoods(self, ws, self.model, recent=self.recent)
+                logw = self.temper * world_log_likelihoods(self, ws, self.model, recent=self.recent)
         self._cache["worlds"] = (ws, logw)
         return ws, logw
 
     def holdings(self) -> dict[str, dict[str, dict[str, float]]]:
         """The posterior of every unseen card under :attr:`model` (exact for ``"uniform"``; for a
         player model the weighted mean over the sampled worlds, with ``"stderr"`` of ``p_any``)."""
-        if self.model == "uniform":
+        if self.exact:
             return self.holdings_exact()
         hit = self._cache.get("holdings_model")
         if hit is not None:
@@ -569,8 +635,8 @@ class CariocaBelief(Tracker):
 
     @property
     def ess(self) -> float | None:
-        """The effective sample size of the player model's weights (``None`` for ``uniform``)."""
-        if self.model == "uniform":
+        """The effective sample size of the player model's weights (``None`` when exact)."""
+        if self.exact:
             return None
         self.holdings()
         return self._cache.get("ess")
@@ -608,7 +674,7 @@ class CariocaBelief(Tracker):
                 out[s] = {"down": st.down[s], "p_go_down": 0.0, "p_go_out": 0.0, "stderr_down": 0.0,
                           "stderr_out": 0.0, "exact": True, "samples": 0}
                 continue
-            if hidden <= self.exact_hidden and self.model == "uniform":
+            if hidden <= self.exact_hidden and self.exact:
                 out[s] = self._chances_exact(s)
             else:
                 out[s] = self._chances_sampled(s)
@@ -723,7 +789,10 @@ class CariocaBelief(Tracker):
             "holdings": hold,
             "opponents": {str(s): v for s, v in opp.items()},
         }
-        if self.model != "uniform":
+        out["models"] = {str(s): m for s, m in self.seat_models().items()}
+        if self.model == "auto":
+            out["model_fit"] = {str(s): v for s, v in self.model_fit().items()}
+        if not self.exact:
             out["ess"] = self.ess
             out["samples"] = self.samples
         return out

@@ -33,6 +33,14 @@ def _short(missing: int) -> str:
     return f"{missing} card{'s' if missing != 1 else ''} short of your contract"
 
 
+def _sooner(turns: float) -> str:
+    """``"about 10 turns sooner"``: the turns a steal saves, in words."""
+    k = round(turns)
+    if k < 1:
+        return "less than a turn sooner"
+    return f"about {k} turn{'s' if k != 1 else ''} sooner"
+
+
 def _melds_text(melds: list[dict]) -> str:
     return " / ".join(" ".join(m["cards"]) for m in melds)
 
@@ -84,6 +92,11 @@ class CariocaHint(Advice):
     samples: int = 0
     ess: float | None = None
     must: str | None = None
+    seat_models: dict[int, str] = field(default_factory=dict)
+    model_fit: dict[int, dict[str, float]] = field(default_factory=dict)
+    chose: set[int] = field(default_factory=set)
+    hazard_stderr: float | None = None
+    wanted_samples: int = 0
 
     @property
     def your_turn(self) -> bool:
@@ -102,7 +115,12 @@ class CariocaHint(Advice):
             "contract": {"sets": self.sets, "runs": self.runs}, "to_move": self.to_move,
             "your_turn": self.your_turn, "phase": self.phase,
             "consistent_deals": self.consistent_deals, "consistent_deals_str": str(self.consistent_deals),
-            "exact": self.exact, "model": self.model, "your_hand": self.hand, "hand_sizes": self.sizes,
+            "exact": self.exact, "model": self.model,
+            "models": {str(s): m for s, m in self.seat_models.items()},
+            "model_fit": {str(s): v for s, v in self.model_fit.items()},
+            "models_text": self.models_sentence(),
+            "samples": self.samples if not self.exact else 0, "ess": self.ess,
+            "your_hand": self.hand, "hand_sizes": self.sizes,
             "stock": self.stock, "top_discard": self.top,
             "headline": self.headline(),
             "recommend": self.recommend,
@@ -110,7 +128,10 @@ class CariocaHint(Advice):
             "go_down": None if self.go_down is None else self.go_down.to_json(),
             "lay_off": self.lay_off,
             "discards": [d.to_json() for d in self.discards],
-            "hazard": self.hazard,
+            "hazard": self.hazard, "hazard_stderr": self.hazard_stderr,
+            "sampled": {"opponents": max((v["samples"] for v in self.opponents.values() if not v["exact"]),
+                                         default=0),
+                        "taken": self.wanted_samples, "holdings": self.samples if not self.exact else 0},
             "opponents": {str(s): v for s, v in self.opponents.items()},
             "known": {str(s): v for s, v in self.known.items()},
             "holdings": self.holdings,
@@ -118,6 +139,43 @@ class CariocaHint(Advice):
         }
 
     # ------------------------------------------------------------------ sentences
+    def models_sentence(self) -> str:
+        """Which player model the chances use for whom, in one sentence (``"Chances weigh seat 0
+        as a peer player (its choices fit it best) ..."``), and whether they are sampled."""
+        if self.model == "uniform":
+            return ("Chances count every history of the hand that fits what you saw, each equally likely "
+                    "(the uniform model: what the players chose is not read).")
+        by: dict[str, list[int]] = {}
+        for s, m in sorted(self.seat_models.items()):
+            by.setdefault(m, []).append(s)
+
+        def seats(xs: list[int]) -> str:
+            words = [str(x) for x in xs]
+            return ("seat " if len(xs) == 1 else "seats ") + (" and ".join(words) if len(words) <= 2
+                                                              else ", ".join(words[:-1]) + " and " + words[-1])
+
+        weighed = [f"{seats(xs)} as {'a ' if len(xs) == 1 else ''}{m} player{'s' if len(xs) > 1 else ''}"
+                   for m, xs in by.items() if m != "uniform"]
+        plain = by.get("uniform", [])
+        if self.model != "auto":
+            why = "the model asked for"
+        else:
+            why = "the model that best explains " + ("its" if sum(len(by[m]) for m in by if m != "uniform") == 1
+                                                     else "their") + " choices this hand"
+        if not weighed:
+            quiet = [s for s in plain if s not in self.chose]
+            if len(quiet) == len(plain):
+                return ("No other player has chosen anything this hand yet: chances count every history of the "
+                        "hand that fits what you saw, each equally likely (exact).")
+            return ("No player model explains the other players' choices better than chance: chances count every "
+                    "history of the hand that fits what you saw, each equally likely (exact).")
+        out = "Chances weigh " + "; ".join(weighed) + f" ({why})"
+        if plain:
+            quiet = [s for s in plain if s not in self.chose]
+            out += (f"; {seats(plain)} {'is' if len(plain) == 1 else 'are'} not weighed ("
+                    + ("no choices yet" if len(quiet) == len(plain) else "no model fits better than chance") + ")")
+        return out + f"; sampled: {self.samples} deals of the unseen cards, so they carry a standard error."
+
     def headline(self) -> str:
         """What to do now and why, in one sentence (see :class:`~cardmind.hints.words.Advice`)."""
         if self.phase == "over":
@@ -186,11 +244,15 @@ class CariocaHint(Advice):
                 return f"Steal the {card}", f"it {gets}"
             return f"Pass on the {card}", "there is no penalty card left to draw, so it cannot be stolen"
         gain, cost = n["gain"], n["penalty_cost"]
+        sooner = _sooner(n["rounds_saved"])
         if act == "steal":
-            return f"Steal the {card}", (f"it {gets}; the turns it saves are worth about {points(gain)}, the "
+            return f"Steal the {card}", (f"it {gets}; going down {sooner} is worth about {points(gain)}, the "
                                          f"penalty card costs about {points(cost)}")
+        if gain <= 0:
+            return f"Pass on the {card}", (f"it {gets}, but going down {sooner} is not worth the extra cards you "
+                                           f"would hold: a steal is about {points(round(cost - gain))} worse in all")
         return f"Pass on the {card}", (f"it {gets}, but by these numbers the penalty card costs more (about "
-                                       f"{points(cost)}) than the turns it saves are worth (about {points(gain)})")
+                                       f"{points(cost)}) than going down {sooner} is worth (about {points(gain)})")
 
     def _play_sentence(self) -> str:
         g = self.go_down
@@ -305,7 +367,7 @@ class CariocaHint(Advice):
                 else:
                     steal = f"Steal the {card}: {still}{_short(n['deficiency_with'])} afterwards"
                     if "gain" in n:
-                        steal += (f"; saves about {n['rounds_saved']:.0f} of your turns, worth about "
+                        steal += (f"; you go down {_sooner(n['rounds_saved'])}, worth about "
                                   f"{points(n['gain'])}; the penalty card costs about {points(n['penalty_cost'])}")
                     out.append(steal)
                     out.append(f"Pass: {_short(n['deficiency_now'])}; on your turn {draw}")
@@ -370,14 +432,13 @@ class CariocaHint(Advice):
         console.print(f"Your cards: {' '.join(self.hand) or '-'}; top discard: {self.top or '-'}"
                       + (f"; {_short(self.missing)} ({self.contract})" if self.missing is not None
                          and not (self.down and self.down[self.observer]) else ""))
+        console.print(self.models_sentence())
         if verbose:
             console.print(f"Player model: {self.model}"
                           + ("" if self.exact else " (card chances weighted by it over sampled worlds)"))
             console.print(f"Consistent histories of this hand: {self.consistent_deals:.3e}"
                           if self.consistent_deals > 10**12
                           else f"Consistent histories of this hand: {self.consistent_deals:,}")
-        elif not self.exact:
-            console.print(f"Card chances weighed by the {self.model} player model over {self.samples} sampled deals.")
         if verbose:     # in the default text the headline says what they say
             for note in self.notes:
                 console.print(Text(f"Note: {note}", style="yellow"))
@@ -423,16 +484,19 @@ class CariocaHint(Advice):
             lo = self.lay_off
             console.print(f"Lay off: {lo['card']} on meld {lo['meld'] + 1} (index {lo['meld']}, {lo['at']})")
         if self.hazard is not None:
-            console.print(Text(f"  hazard {self.hazard} (the chance another player goes out before your next turn)",
+            se = f" ± {self.hazard_stderr}, sampled" if self.hazard_stderr else ""
+            console.print(Text(f"  hazard {self.hazard}{se} (the chance another player goes out before your next turn)",
                                style="dim"))
         if self.ess is not None:
-            console.print(Text(f"  the {self.model} model weighs {self.samples} sampled worlds (effective sample "
+            console.print(Text(f"  the player models weigh {self.samples} sampled worlds (effective sample "
                                f"size {self.ess:.0f})", style="dim"))
 
     def _render_discards(self, console: Console, verbose: bool) -> None:
         down = self.down[self.observer] if self.down else False
+        sampled = (f", sampled over {self.wanted_samples} deals of their hands"
+                   + (" ± standard error" if verbose else "")) if self.wanted_samples else ""
         console.print("Discards, best first (short: cards your contract still lacks after it; taken: the chance "
-                      "another player takes or steals it, and who most):")
+                      f"another player takes or steals it{sampled}, and who most):")
         t = Table()
         t.add_column("#", justify="right")
         t.add_column("card")
@@ -448,7 +512,8 @@ class CariocaHint(Advice):
             taken = "-"
             if n["p_taken"] is not None and n["taken_by"]:
                 s, p = max(n["taken_by"].items(), key=lambda kv: kv[1])
-                taken = f"{chance(n['p_taken'])} (seat {s} {chance(p)})"
+                se = n.get("p_taken_stderr") if verbose else None
+                taken = f"{chance(n['p_taken'], se)} (seat {s} {chance(p)})"
             row = [str(i), n["card"], str(n["points"])]
             if not down:
                 row += [str(n["deficiency_after"]),
@@ -485,7 +550,7 @@ class CariocaHint(Advice):
         if not cards:
             return
         if not self.exact:
-            title += (f" (sampled: {self.samples} deals weighed by the {self.model} player model"
+            title += (f" (sampled: {self.samples} deals weighed by the player models"
                       + (", ± standard error)" if verbose else ")"))
         console.print(title + ":")
         t = Table()
@@ -536,10 +601,16 @@ class CariocaHint(Advice):
                 out.append(f"{opt.reason[0].upper()}{opt.reason[1:]}: "
                            + ", ".join(f"{_plain(k)} {v}" for k, v in opt.numbers.items() if k != "card") + ".")
                 if opt is self.offer and "penalty_cost" in opt.numbers and "gain" in opt.numbers:
-                    out.append("A steal is priced as the points you hold times the chance that someone goes out "
-                               "first times the turns it saves (a steal does not replace your own draw, so one "
-                               "turn less), against the penalty card's cost: two more cards to shed, the -20 "
-                               "partly lost and points held meanwhile.")
+                    n = opt.numbers
+                    out.append(f"A steal is priced by the race to go out: passing, you go down in about "
+                               f"{n['turns_to_contract_pass']:.0f} turns, stealing in about "
+                               f"{n['turns_to_contract_steal']:.0f}; each round someone else goes out first with "
+                               f"{chance(n['race_hazard'])} and you pay what you hold (about "
+                               f"{points(n['points_at_risk'])} now); going down and out in one turn scores "
+                               f"{points(self.out_bonus)}, and the stolen and penalty cards are extra cards to "
+                               f"lay off after going down ({chance(n['lay_off_rate'])} a turn). Expected points: "
+                               f"about {n['expected_points_pass']:.0f} passing, {n['expected_points_steal']:.0f} "
+                               f"stealing.")
         if self.discards and self.go_down is None and self.discards[0].numbers.get("goes_out"):
             d = self.discards[0]
             out.append(f"Discard the {d.numbers['card']}: {self._discard_words(d.numbers)}; nobody is offered the "
@@ -559,7 +630,7 @@ class CariocaHint(Advice):
             out.append(f"The chances count every history of the hand that fits what you saw "
                        f"({big_number(self.consistent_deals)}), each equally likely.")
         else:
-            out.append(f"The chances weigh {self.samples} sampled deals by the {self.model} player model"
+            out.append(self.models_sentence()[:-1]
                        + (f" (effective sample size {self.ess:.0f})" if self.ess is not None else "") + ".")
         return out
 
@@ -568,6 +639,11 @@ _PLAIN = {"deficiency_now": "cards short now", "deficiency_with": "cards short w
           "live_outs_now": "useful cards in the stock now", "live_outs_with": "useful cards in the stock with it",
           "p_stock_draw_helps": "chance a stock draw helps", "hazard": "chance someone goes out first",
           "rounds_saved": "turns saved", "points_at_risk": "points in your hand", "gain": "worth (points)",
+          "race_hazard": "chance a round that someone goes out first",
+          "turns_to_contract_pass": "turns to your contract passing",
+          "turns_to_contract_steal": "turns to your contract stealing",
+          "lay_off_rate": "chance a turn to lay off a card once down",
+          "expected_points_pass": "expected points passing", "expected_points_steal": "expected points stealing",
           "penalty_cost": "penalty card's cost (points)", "fits_a_meld": "fits a meld",
           "cards_left_after_lay_offs": "cards left after lay-offs", "points_laid": "points laid",
           "points_left": "points left", "p_down_and_out_next_turn": "chance to go down and out next turn",
@@ -617,7 +693,7 @@ def carioca_hint(belief: CariocaBelief, max_asks: int = 10) -> CariocaHint:
     lay_off = None
     discards: list[Option] = []
     recommend = None
-    hazard = None
+    hazard = hazard_se = None
     over = st.over or st.phase in ("hand_end", "deal")
     if over:
         notes.append("the hand is over" if not st.over else "the game is over")
@@ -646,12 +722,13 @@ def carioca_hint(belief: CariocaBelief, max_asks: int = 10) -> CariocaHint:
     if not over:
         try:
             hazard = round(adv.hazard(), 4)
+            hazard_se = round(adv.hazard_stderr(), 4)
         except Exception:  # noqa: BLE001 - the hazard is extra information
-            hazard = None
+            hazard = hazard_se = None
     opp = belief.opponent_chances()
     hold = belief.holdings()
-    if belief.model != "uniform":
-        notes.append(f"the {belief.model} player model weighs {belief.samples} sampled worlds (effective sample "
+    if not belief.exact:
+        notes.append(f"the player models weigh {belief.samples} sampled worlds (effective sample "
                      f"size {belief.ess:.0f}); the card chances carry standard errors")
     hand = st.hands[me]
     missing = live = None
@@ -669,8 +746,10 @@ def carioca_hint(belief: CariocaBelief, max_asks: int = 10) -> CariocaHint:
                        p_draw=None if live is None else adv.p_stock_helps(+hand),
                        totals=list(st.totals), last_scores=list(st.hand_scores[-1]) if st.hand_scores else None,
                        turn=st.turn, down=list(st.down), table=[dict(m) for m in st.table],
-                       out_bonus=st.options["out_bonus"], samples=belief.samples if belief.model != "uniform" else 0,
-                       ess=belief.ess, must=None if st.over else st.must())
+                       out_bonus=st.options["out_bonus"], samples=belief.samples if not belief.exact else 0,
+                       ess=belief.ess, must=None if st.over else st.must(), seat_models=belief.seat_models(),
+                       model_fit=belief.model_fit(), chose={d["seat"] for _, d in belief.decisions},
+                       hazard_stderr=hazard_se, wanted_samples=len(adv.worlds()[0]) if discards else 0)
 
 
 __all__ = ["CariocaHint", "carioca_hint"]

@@ -38,8 +38,11 @@ from ...belief.models import ChoiceModel, SoftmaxChoice, UniformChoice, model_fr
 from .melds import layoff_places
 from .rules import RUN_VALUE, card_points, is_joker
 
-#: the player models (the first is the default: the constraint-only posterior)
-MODELS = ("uniform", "peer", "belief")
+#: the player models (the first is the default: ``auto``, each other seat weighed by the fitted
+#: model that best explains its choices this hand; ``uniform``: the constraint-only posterior)
+MODELS = ("auto", "uniform", "peer", "belief")
+#: the models ``auto`` chooses among for each seat (``uniform``: choices that say nothing)
+AUTO_MODELS = ("peer", "belief", "uniform")
 
 OFFER_FEATURES = ("same_rank", "suit_1", "suit_2", "joker", "fits_table", "steal", "points", "pass")
 DISCARD_FEATURES = ("same_rank", "suit_1", "suit_2", "joker", "fits_table", "points", "just_taken")
@@ -246,10 +249,26 @@ def hands_at_decisions(events: list[dict], decisions: list[tuple[int, dict]], se
 def world_log_likelihoods(tracker, worlds: list, model: str, recent: int | None = None) -> np.ndarray:
     """The log-likelihood of every other seat's choices this hand in each world of ``worlds``
     (:meth:`~.belief.CariocaBelief.sample_worlds`) under the player model ``model`` (only each
-    seat's last ``recent`` choices when given: what it collects now)."""
-    offer_m, discard_m = load(model)
-    wo = list(getattr(offer_m, "weights", np.zeros(len(OFFER_FEATURES))))
-    wd = list(getattr(discard_m, "weights", np.zeros(len(DISCARD_FEATURES))))
+    seat's last ``recent`` choices when given: what it collects now): shape ``(len(worlds),)``."""
+    per = seat_log_likelihoods(tracker, worlds, {s: model for s in range(tracker.players)
+                                                 if s != tracker.observer}, recent)
+    return sum(per.values(), np.zeros(len(worlds)))
+
+
+def seat_log_likelihoods(tracker, worlds: list, models: dict[int, str],
+                         recent: int | None = None) -> dict[int, np.ndarray]:
+    """Per other seat ``s`` of ``models``: the log-likelihood of its choices this hand in each
+    world under the player model ``models[s]`` (as :func:`world_log_likelihoods`), shape
+    ``(len(worlds),)``.
+
+    Raises:
+        ValueError: a model with no fitted weights.
+    """
+    fitted = {}
+    for name in set(models.values()):
+        offer_m, discard_m = load(name)
+        fitted[name] = (list(getattr(offer_m, "weights", np.zeros(len(OFFER_FEATURES)))),
+                        list(getattr(discard_m, "weights", np.zeros(len(DISCARD_FEATURES)))))
     decisions = tracker.decisions
     if recent is not None:
         keep, seen = [], Counter()
@@ -260,12 +279,13 @@ def world_log_likelihoods(tracker, worlds: list, model: str, recent: int | None 
         decisions = keep[::-1]
     events = tracker.hand_events
     penalty = tracker.options["steal_penalty"]
-    out = np.zeros(len(worlds))
-    others = [s for s in range(tracker.players) if s != tracker.observer]
+    others = [s for s in range(tracker.players) if s != tracker.observer and s in models]
+    out = {s: np.zeros(len(worlds)) for s in others}
     for j, (hands, _stock) in enumerate(worlds):
         rng = np.random.default_rng([tracker.seed, len(tracker.events), j])
-        total = 0.0
         for s in others:
+            wo, wd = fitted[models[s]]
+            total = 0.0
             at = hands_at_decisions(events, decisions, s, Counter(hands[s]), penalty, rng)
             for i, d in decisions:
                 if d["seat"] != s or i not in at:
@@ -279,7 +299,7 @@ def world_log_likelihoods(tracker, worlds: list, model: str, recent: int | None 
                     if d["card"] not in cards or len(cards) < 2:
                         continue
                     total += _logp(wd, rows, cards.index(d["card"]))
-        out[j] = total
+            out[s][j] = total
     return out
 
 
@@ -316,5 +336,5 @@ def fit_models(records: list, name: str, seats: list[set[int]] | None = None) ->
     return {"offer": om.to_json(), "discard": dm.to_json()}
 
 
-__all__ = ["DISCARD_FEATURES", "MODELS", "OFFER_FEATURES", "decision_of", "discard_features", "fit_models",
+__all__ = ["AUTO_MODELS", "DISCARD_FEATURES", "MODELS", "OFFER_FEATURES", "decision_of", "discard_features", "fit_models",
            "hands_at_decisions", "load", "neighbours", "offer_features", "world_log_likelihoods"]

@@ -6,8 +6,9 @@ and, at each decision:
 
 * **the offer**: takes the discard on turn when it brings the contract one card closer (or,
   once down, when it can lay it off), instead of a stock draw that would with chance
-  ``live outs / stock``; steals it out of turn only when the rounds it saves, at the current
-  risk that someone goes out, are worth more than the penalty card costs (``steal_pricing``);
+  ``live outs / stock``; steals it out of turn when the race to go down and out first says
+  the steal pays: the turns it saves against the penalty card and the bonus at stake
+  (``steal_pricing``, :meth:`~cardmind.games.carioca.advisor.Advisor.steal_race`);
 * **going down**: at once when it can go down and out in the same turn (``out_bonus``); else
   it waits when the chance of going down and out next turn, times the bonus, beats the chance
   that someone goes out first times the points it would keep in hand (``timing``);
@@ -49,8 +50,10 @@ class CariocaBeliefAgent(Agent):
         s = self.settings
         if s["worlds"] < 1 or s["samples"] < 1:
             raise ValueError(f"agent 'belief': 'worlds' and 'samples' must be 1 or more")
+        # the constraint-only posterior (the advisor weighs its own worlds by the ``peer`` model
+        # when ``opponent_model`` is on): what the strength study measured
         self.tracker = CariocaBelief(self.options, seat, self.header["hand"], up=self.header["up"],
-                                     samples=s["samples"], seed=s["seed"])
+                                     model="uniform", samples=s["samples"], seed=s["seed"])
         #: the hazard (chance someone goes out before our next turn), estimated once per turn
         self._hazard: tuple[tuple, float] | None = None
 
