@@ -76,10 +76,15 @@ class FastFilter:
             hand, budget).
     """
 
-    def __init__(self, tracker: Any, use_model: bool = True):
+    def __init__(self, tracker: Any, use_model: bool = True, model: Any = None):
         t = self.t = tracker
-        #: weigh the states by the tracker's player model at the others' asks (``_ask_ctx``)
-        self.use_model = use_model
+        #: the player model (a :class:`~cardmind.belief.models.ChoiceModel`) that weighs the
+        #: states at the others' asks (the tracker's ``_ask_ctx``); ``None``: counts only
+        self.model = model if use_model else None
+        self.use_model = self.model is not None
+        #: the log of the factor the float weights were divided by (so that the weights stay
+        #: in range): the true total weight is ``exp(log_scale) * total``
+        self.log_scale = 0.0
         self.R, self.K, self.S = t.R, t.K, t.S
         self.own = Counter(c[0] for c in t.hand)
         self.own_cards = set(t.hand)
@@ -184,7 +189,7 @@ class FastFilter:
             try:
                 ctx = self.t._ask_ctx.get(i) if self.use_model and getattr(self.t, "_ask_ctx", None) else None
                 if ctx is not None:
-                    self.groups = self._weigh(self.groups, *ctx)
+                    self.groups = self._weigh(self.groups, self.model, *ctx)
                 self.groups = self.step(self.groups, ev)
             except Contradiction as exc:
                 raise Contradiction(exc.message, i) from None
@@ -264,14 +269,17 @@ class FastFilter:
             if keep.any():
                 out[key] = (H[keep], np.asarray(W[keep], dtype=float) * np.exp(lw[keep] - top))
         self.weighted = True
+        if np.isfinite(top):
+            self.log_scale += top
         return self._rescale(out)
 
-    @staticmethod
-    def _rescale(groups: dict) -> dict:
-        """Keep float weights within range (divide by the largest)."""
+    def _rescale(self, groups: dict) -> dict:
+        """Keep float weights within range (divide by the largest; :attr:`log_scale` keeps
+        the factor)."""
         big = max((float(W.max()) for _, W in groups.values() if len(W)), default=0.0)
         if big > 0:
             groups = {k: (H, W / big) for k, (H, W) in groups.items()}
+            self.log_scale += float(np.log(big))
         return groups
 
     def _assume_lacks(self, groups: dict, ev: dict) -> dict:

@@ -105,6 +105,9 @@ class GoFishHint(Advice):
     #: the player model the deals were weighed by (``GoFishBelief.model_used``), and the one asked
     model: str = "uniform"
     model_asked: str = "uniform"
+    #: how the model weighs the other player (``GoFishBelief.model_fit``: ``seat``, ``asks``,
+    #: ``weights`` {model: share}), ``None`` where no model applies
+    model_fit: dict | None = None
     #: the seat that must draw from the stock next (after a refusal, or forced), else ``None``;
     #: ``draw_after``: the rank of the refused ask it follows (``None`` for a forced draw)
     draw_due: int | None = None
@@ -142,6 +145,8 @@ class GoFishHint(Advice):
             "method": self.method,
             "error_bound": self.error_bound,
             "model": self.model,
+            "model_asked": self.model_asked,
+            "model_fit": self.model_fit,
             **({"stderr": self.stderr} if self.stderr is not None else {}),
             **({"sampling": {**self.sampling, "target_met": target_met(self.sampling)}}
                if self.sampling is not None else {}),
@@ -282,6 +287,9 @@ class GoFishHint(Advice):
             se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
             console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
                                f"samples longer, --verbose says more", style="yellow"))
+        elif self.model_fit and any(self.model_fit["weights"].values()) and not self.exact:
+            console.print("The chances are exact sums over every deal of the cards that fits what you have seen, "
+                          "each weighed by the player model below.")
         else:
             console.print("The chances are exact: every deal of the cards that fits what you have seen counts.")
         self._render_model(console)
@@ -297,6 +305,7 @@ class GoFishHint(Advice):
     def _render_count(self, console: Console) -> None:
         """The count of consistent deals and how it was summed (``verbose``, ``cardmind belief``)."""
         how = "" if self.exact else {
+            "filter": " (every consistent deal counted exactly; the chances weigh each by the player model)",
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
             "compact": " (every consistent deal counted, in floating point: the count is approximate, "
@@ -306,26 +315,63 @@ class GoFishHint(Advice):
                         if self.stderr is not None else "")
                      + "; the count is a rough importance-sampling estimate, late in a game off "
                        "by orders of magnitude; see docs/gofish-belief.md)")
-        # a sampled count is rough; a floating-point sum is good to about 15 digits
-        count = f"about {float(self.consistent_deals):.1e}" if self.mode == "mcmc" else \
-            f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode in ("enumerated", "compact") else \
-            f"{self.consistent_deals:,}"
+        # a sampled count is rough (2 digits); a floating-point sum is good to about 15 digits
+        # (4 shown): whole numbers with separators, never e-notation
+        count = f"roughly {_rounded(self.consistent_deals, 2)}" if self.mode == "mcmc" else \
+            f"about {_rounded(self.consistent_deals, 4)}" \
+            if not self.exact and self.mode in ("enumerated", "compact") else f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
 
     def _render_method(self, console: Console) -> None:
-        """Which method answered and its error bound (``verbose``, ``cardmind belief``)."""
-        bound = "unknown" if self.error_bound is None else "0 (exact)" if self.error_bound == 0 else \
-            f"{self.error_bound:.0e}"
-        if self.method:
-            console.print(f"Answered by {self.method}; error of any probability at most {bound}"
-                          + (" (4 standard errors: a statistical bound)" if self.mode == "mcmc" else ""))
+        """Which method answered and its error bound in words (``verbose``, ``cardmind belief``):
+        ``"Answered by the compact exact sum; each chance is off by less than one part in a
+        billion (rounding)."``"""
+        if not self.method:
+            return
+        b = self.error_bound
+        if self.mode == "mcmc":
+            bound = ("its error is unknown (too few steps to estimate it)" if b is None else
+                     f"each chance is within about {100 * b:.1f} points of the exact one (4 standard errors: "
+                     "a statistical bound, not a certain one)")
+        elif b == 0:
+            bound = "every chance is exact"
+        else:
+            bound = f"each chance is off by {_tiny(b)} (rounding)"
+        method = "the joint filter (exact counts)" if self.mode == "filter" else self.method
+        console.print(f"Answered by {method}; {bound}.")
 
     def _render_model(self, console: Console) -> None:
-        """The player model, when one was asked for."""
-        if self.model != "uniform" or self.model_asked != "uniform":
-            console.print(f"Player model: {self.model}" + (
-                " (the deals weighed by the likelihood of the other player's asks)" if self.model != "uniform" else
-                f" (the model {self.model_asked} asked for applies with two players only)"))
+        """Which player model the chances use, for whom, in words (:meth:`model_text`)."""
+        text = self.model_text()
+        if text:
+            console.print(Text(text))
+
+    def model_text(self) -> str:
+        """Which player model the chances use, for whom, in words: ``""`` for ``uniform`` asked
+        (the line on how the chances were counted says it); else a sentence such as ``"Player
+        model auto: seat 1's 20 asks fit a player with memory (peer) >99% and a random asker
+        <1%, so each deal counts by how likely those asks were."``"""
+        from .models import MODEL_WORDS  # noqa: PLC0415
+
+        if self.model_asked == "uniform":
+            return ""
+        if self.model == "uniform" or not self.model_fit:
+            return (f"Player model {self.model_asked} does not apply with {self.players} players: every deal that "
+                    "fits counts alike (the player models read the other player's asks in two-player games only).")
+        fit = self.model_fit
+        seat, asks, weights = fit["seat"], fit["asks"], fit["weights"]
+        head = f"Player model {self.model}: "
+        if self.model != "auto":
+            return (head + f"each deal counts by how likely seat {seat}'s {asks} ask{'s' if asks != 1 else ''} "
+                    f"were from {MODEL_WORDS.get(self.model, self.model)}.")
+        if not asks:
+            return head + (f"seat {seat} has not asked yet, so every deal that fits counts alike; its asks will "
+                           "weigh " + " or ".join(MODEL_WORDS[m] for m in weights) + ", whichever fits them.")
+        order = sorted(weights, key=lambda m: -weights[m])
+        parts = " and ".join(f"{MODEL_WORDS.get(m, m)} {chance(weights[m])}" for m in order)
+        many = f"{asks} asks fit" if asks != 1 else "one ask fits"
+        return head + (f"seat {seat}'s {many} {parts}, so each deal counts by how likely those asks were "
+                       "(the two models mixed in those shares).")
 
     def _render_asks(self, console: Console, verbose: bool) -> None:
         """The table of the best asks."""
@@ -497,6 +543,9 @@ class GoFishHint(Advice):
         elif self.exact:
             console.print(f"The chances are exact: every deal of the cards that fits what you have seen counts the "
                           f"same, and there are {big_number(n)} of them.")
+        elif self.mode == "filter":
+            console.print(f"The chances are sums over every deal of the cards that fits what you have seen "
+                          f"({big_number(n)}), each weighed by the player model below.")
         else:
             console.print(f"The chances are exact sums over every deal of the cards that fits what you have seen "
                           f"({big_number(n)}), added in floating point: each is off by "
@@ -506,6 +555,16 @@ class GoFishHint(Advice):
     def render_tables(self, console: Console) -> None:
         """The belief tables alone (the advisor's ``table``), in the default words."""
         self._render_tables(console, None, verbose=False)
+
+
+def _rounded(n: float, digits: int) -> str:
+    """A large count rounded to ``digits`` significant digits, written out with separators
+    (``"17,890,000,000,000,000,000"``), never in e-notation."""
+    n = int(round(float(n)))
+    if n <= 0:
+        return "0"
+    drop = max(0, len(str(n)) - digits)
+    return f"{round(n, -drop):,}"
 
 
 def _tiny(bound: float | None) -> str:
@@ -603,6 +662,7 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
                       belief.mode, belief.stderr, info, hand=hand, final=final, method=belief.method,
                       error_bound=belief.error_bound, model=belief.model_used, model_asked=belief.model_name,
+                      model_fit=belief.model_fit,
                       draw_due=None if due is None else due["player"],
                       draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
                       books_held=st.books_per_seat(), give=belief.options["give"],

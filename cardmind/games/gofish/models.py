@@ -30,8 +30,23 @@ hypothetical holdings:
 
 The weights are fitted by maximum likelihood on the asks of ``peer`` players in simulated
 two-player games (:func:`fit_ask_model`, ``eval/gofish_fit_model.py``); the fitted model is
-``peer_model.json`` beside this module. Models: ``uniform`` (the constraint-only
-posterior, the default) and ``peer``.
+``peer_model.json`` beside this module.
+
+Models (:data:`MODELS`, the default first):
+
+* ``auto`` (the default): the other player is weighed by both models of :data:`AUTO_MODELS`
+  (``peer``, and ``random``: every rank it holds equally likely), each by how well it
+  explains the other player's asks so far: a Bayesian mixture, the posterior of the deal
+  under each model weighted by that model's marginal likelihood of the asks (equal prior
+  odds). Where the asks fit ``peer`` (as a player with memory asks) the chances are
+  ``peer``'s; where they look random, close to ``uniform``.
+* ``uniform``: the constraint-only posterior (every consistent deal alike);
+* ``peer``: the fitted model alone;
+* ``random``: the likelihood of a player asking for one of its ranks at random.
+
+The models apply where the exact joint filter answers with **two players**; with three or
+more (the draw engine) the answer is the constraint-only one whatever the model, and the
+output says so (:attr:`~.belief.GoFishBelief.model_used`).
 """
 
 from __future__ import annotations
@@ -49,8 +64,12 @@ from ...belief.models import ChoiceModel, SoftmaxChoice, UniformChoice, model_fr
 ASK_FEATURES = ("known", "known_most", "plausible", "held", "most", "shown", "chance", "hopeless")
 #: the share of the best guess's chance a plausible guess has at least (``peer``'s)
 PLAUSIBLE = 0.3
-#: the player models of the tracker, the default first
-MODELS = ("uniform", "peer")
+#: the player models of the tracker, the default first (see the module docstring)
+MODELS = ("auto", "uniform", "peer", "random")
+#: the models ``auto`` weighs the other player by, with equal prior odds
+AUTO_MODELS = ("peer", "random")
+#: what each fitted model means in words (the output's "weighs seat 1 as ...")
+MODEL_WORDS = {"peer": "a player with memory (peer)", "random": "a random asker"}
 MODEL_FILE = Path(__file__).resolve().parent / "peer_model.json"
 
 
@@ -159,12 +178,13 @@ def log_likelihood(model: ChoiceModel, ctx: AskContext, counts: np.ndarray, rank
 
 
 def load(name: str) -> ChoiceModel:
-    """The model ``name`` (one of :data:`MODELS`).
+    """The choice model ``name`` (``uniform``/``random``: every option alike; ``peer``: the
+    fitted model). ``auto`` is not one model: it mixes those of :data:`AUTO_MODELS`.
 
     Raises:
         ValueError: an unknown name, or the fitted model's file is missing or malformed.
     """
-    if name == "uniform":
+    if name in ("uniform", "random"):
         return UniformChoice()
     if name == "peer":
         try:
@@ -251,5 +271,5 @@ def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer
                              source=f"{games} simulated {players}-player games of peer players (seed {seed})")
 
 
-__all__ = ["ASK_FEATURES", "AskContext", "MODELS", "ShownRanks", "ask_context", "ask_features", "fit_ask_model",
+__all__ = ["ASK_FEATURES", "AUTO_MODELS", "AskContext", "MODELS", "MODEL_WORDS", "ShownRanks", "ask_context", "ask_features", "fit_ask_model",
            "load", "log_likelihood"]
