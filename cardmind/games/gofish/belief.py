@@ -101,9 +101,9 @@ class GoFishBelief(Tracker):
             as needed (slow: minutes at the hardest positions); ``MemoryError`` if neither can.
         model: the player model that weighs the consistent deals (:mod:`.models`):
             ``"auto"`` (the default) weighs the other player's asks by a mixture of the
-            ``peer`` and ``random`` models, each by how well it explains them so far
-            (:attr:`model_fit`); ``"uniform"`` counts every consistent deal alike;
-            ``"peer"`` / ``"random"`` weigh each deal by that model's likelihood of every ask
+            ``peer``, ``belief`` and ``random`` models, each by how well it explains them so
+            far (:attr:`model_fit`); ``"uniform"`` counts every consistent deal alike;
+            ``"peer"`` / ``"belief"`` / ``"random"`` weigh each deal by that model's likelihood of every ask
             the other player made (``cardmind hint --model NAME``). Applied where the joint
             filter answers with two players; elsewhere the answer is the uniform one and
             :attr:`model_used` says so.
@@ -421,7 +421,7 @@ class GoFishBelief(Tracker):
             raise MemoryError("the Go Fish belief is not exact here (the draw engine had to sample)")
         return {"exact": ans.exact, "den": ans.den, "total": ans.total, "holdings": ans.holdings,
                 "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books,
-                "stderr": ans.stderr, "bound": ans.bound}
+                "stderr": ans.stderr, "bound": ans.bound, "stderrs": ans.stderrs}
 
     def _run(self):
         """The reference filter over every event (cached per event count)."""
@@ -810,6 +810,44 @@ class GoFishBelief(Tracker):
         seats = self.others + ["stock"]
         return [{s: worlds[i, k].tolist() for k, s in enumerate(seats)} for i in pick]
 
+    def holdings_stderr(self) -> dict[Any, dict[str, dict[int, float]]] | None:
+        """The standard error of every probability of :meth:`holdings` when the answer was
+        sampled (mode ``"mcmc"``: batch means over the chain), in the same shape
+        (``{seat or "stock": {rank: {count: se}}}``); ``None`` when the answer is not sampled
+        (or too few steps were made to estimate it)."""
+        if self.engine == "reference":
+            return None
+        ses = self._answer().get("stderrs")
+        if not ses:
+            return None
+        out: dict[Any, dict[str, dict[int, float]]] = {}
+        for (s, r), d in ses["holdings"].items():
+            out.setdefault(s, {})[r] = dict(sorted(d.items()))
+        order = {s: i for i, s in enumerate(list(range(self.players)) + ["stock"])}
+        return {s: {r: out[s][r] for r in self.ranks if r in out[s]} for s in sorted(out, key=order.__getitem__)}
+
+    def books_stderr(self) -> list[dict[str, Any]] | None:
+        """Per face-down book (in the order laid, as the hidden ones of :meth:`books`): the
+        standard errors ``{"ranks": {rank: se}, "owner": {seat: se}}`` of a sampled answer;
+        ``None`` when it is not sampled."""
+        if self.engine == "reference":
+            return None
+        ses = self._answer().get("stderrs")
+        if not ses:
+            return None
+        return [{"ranks": dict(rk), "owner": dict(ow)} for rk, ow in ses["books"]]
+
+    def p_holds_stderr(self, seat: int, rank: str) -> float | None:
+        """The standard error of :meth:`p_holds` (``1 - P(no card)``: that of ``P(no card)``)
+        when the answer was sampled, else ``None`` (exact, or exact up to rounding)."""
+        ses = self.holdings_stderr()
+        if ses is None:
+            return None
+        d = ses.get(seat, {}).get(rank)
+        if d is None:
+            return 0.0   # the rank is certain here (a count of probability 1 on every step)
+        return float(d.get(0, 0.0))
+
     def p_holds(self, seat: int, rank: str) -> float:
         """P(``seat`` holds at least one card of ``rank`` now)."""
         h = self.holdings().get(seat, {}).get(rank)
@@ -824,7 +862,10 @@ class GoFishBelief(Tracker):
         ``consistent_deals`` (exact integer, or an estimate when ``exact`` is false),
         ``holdings`` (seats and counts as string keys), ``books``, ``exact``, ``mode`` (see
         :attr:`mode`), ``method`` and ``error_bound`` (see :attr:`method`,
-        :attr:`error_bound`) and, when sampled, ``stderr`` (see :attr:`stderr`) and ``sampling``
+        :attr:`error_bound`), ``model``, ``model_asked`` and ``model_fit`` (see :attr:`model_used`,
+        :attr:`model_fit`) and, when sampled, ``stderr`` (see :attr:`stderr`),
+        ``holdings_stderr`` and ``books_stderr`` (the standard error of every sampled
+        probability, shaped as ``holdings`` and the face-down ``books``) and ``sampling``
         (:attr:`sampling` plus ``target_met``: false when a ``precision`` was asked and the
         sampler stopped at ``max_steps`` above it)."""
         hold = {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
@@ -841,6 +882,12 @@ class GoFishBelief(Tracker):
                "holdings": hold, "books": books}
         if self.stderr is not None:
             out["stderr"] = self.stderr
+        hse = self.holdings_stderr()
+        if hse is not None:
+            out["holdings_stderr"] = {str(k): {r: {str(c): x for c, x in d.items()} for r, d in v.items()}
+                                      for k, v in hse.items()}
+            out["books_stderr"] = [{"ranks": b["ranks"], "owner": {str(k): x for k, x in b["owner"].items()}}
+                                   for b in self.books_stderr() or []]
         info = self.sampling
         if info is not None:
             out["sampling"] = {**info, "target_met": target_met(info)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -59,12 +60,20 @@ class GoFishAskHint:
     reason: str
     score: float
     why: str = ""
+    #: sampled answers: the standard errors of ``probability`` and ``p_book`` (``None``: exact)
+    stderr: float | None = None
+    p_book_stderr: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (keys as the attributes, without ``why``)."""
-        return {"target": self.target, "rank": self.rank, "probability": self.probability,
-                "expected_cards": self.expected_cards, "p_book": self.p_book, "reason": self.reason,
-                "score": self.score}
+        """JSON form (keys as the attributes, without ``why``; ``stderr`` and
+        ``p_book_stderr`` only when sampled)."""
+        out = {"target": self.target, "rank": self.rank, "probability": self.probability,
+               "expected_cards": self.expected_cards, "p_book": self.p_book, "reason": self.reason,
+               "score": self.score}
+        if self.stderr is not None:
+            out["stderr"] = self.stderr
+            out["p_book_stderr"] = self.p_book_stderr
+        return out
 
 
 @dataclass
@@ -122,6 +131,10 @@ class GoFishHint(Advice):
     draw_rank: tuple[str, float] | None = None
     #: cards of a rank (the ``suits`` option: a book is every suit)
     suits: int = 4
+    #: sampled answers: the standard error of every probability of ``holdings`` (same shape)
+    holdings_stderr: dict | None = None
+    #: sampled answers: per face-down book, the standard errors ``{"ranks", "owner"}``
+    books_stderr: list | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -150,6 +163,11 @@ class GoFishHint(Advice):
             **({"stderr": self.stderr} if self.stderr is not None else {}),
             **({"sampling": {**self.sampling, "target_met": target_met(self.sampling)}}
                if self.sampling is not None else {}),
+            **({"holdings_stderr": {str(k): {r: {str(c): x for c, x in d.items()} for r, d in v.items()}
+                                    for k, v in self.holdings_stderr.items()}}
+               if self.holdings_stderr is not None else {}),
+            **({"books_stderr": [{"ranks": b["ranks"], "owner": {str(k): x for k, x in b["owner"].items()}}
+                                 for b in self.books_stderr]} if self.books_stderr is not None else {}),
             "asks": [a.to_json() for a in self.asks],
             "hand_sizes": self.sizes,
             "stock": self.stock,
@@ -161,12 +179,12 @@ class GoFishHint(Advice):
         }
 
     # ------------------------------------------------------------------ words
-    def _chance(self, p: float, verbose: bool = False) -> str:
-        """``p`` by :func:`chance`; a sampled chance says so (and its standard error when
-        ``verbose``)."""
+    def _chance(self, p: float, verbose: bool = False, se: float | None = None) -> str:
+        """``p`` by :func:`chance`; a sampled chance says so (and, when ``verbose``, its
+        standard error ``se``, or the largest of the answer when ``se`` is not given)."""
         if self.mode != "mcmc" or p in (0.0, 1.0):
             return chance(p)
-        return chance(p, self.stderr if verbose else None) + " (sampled)"
+        return chance(p, (self.stderr if se is None else se) if verbose else None) + " (sampled)"
 
     def _seat(self, s: int) -> str:
         return "you" if s == self.observer else f"seat {s}"
@@ -366,12 +384,13 @@ class GoFishHint(Advice):
                     f"were from {MODEL_WORDS.get(self.model, self.model)}.")
         if not asks:
             return head + (f"seat {seat} has not asked yet, so every deal that fits counts alike; its asks will "
-                           "weigh " + " or ".join(MODEL_WORDS[m] for m in weights) + ", whichever fits them.")
+                           "be read as those of " + _or([MODEL_WORDS.get(m, m) for m in weights])
+                           + ", whichever fits them best.")
         order = sorted(weights, key=lambda m: -weights[m])
-        parts = " and ".join(f"{MODEL_WORDS.get(m, m)} {chance(weights[m])}" for m in order)
+        parts = _and([f"{MODEL_WORDS.get(m, m)} {chance(weights[m])}" for m in order])
         many = f"{asks} asks fit" if asks != 1 else "one ask fits"
         return head + (f"seat {seat}'s {many} {parts}, so each deal counts by how likely those asks were "
-                       "(the two models mixed in those shares).")
+                       "from such players, in those shares.")
 
     def _render_asks(self, console: Console, verbose: bool) -> None:
         """The table of the best asks."""
@@ -397,13 +416,13 @@ class GoFishHint(Advice):
         if why:
             t.add_column("why")
         for i, a in enumerate(self.asks, 1):
-            row = [str(i), self._ask_words(a), self._chance(a.probability, verbose)]
+            row = [str(i), self._ask_words(a), self._chance(a.probability, verbose, a.stderr)]
             if verbose:
                 row.append(f"{a.expected_cards:.2f}")
             elif self.phase == 1 and self.give == "all":
                 row.append(f"{a.expected_cards:.1f}")
             if books or verbose:
-                row.append(self._chance(a.p_book, verbose) if self.phase == 1 else "")
+                row.append(self._chance(a.p_book, verbose, a.p_book_stderr) if self.phase == 1 else "")
             if verbose:
                 row.append(f"{a.score:.3f}")
             if why:
@@ -428,7 +447,8 @@ class GoFishHint(Advice):
         for r in self.ranks:
             if not any(r in self.holdings[s] for s in cols):
                 continue
-            t.add_row(r, *(self._cell(self.holdings[s].get(r), verbose) for s in cols))
+            ses = self.holdings_stderr or {}
+            t.add_row(r, *(self._cell(self.holdings[s].get(r), verbose, ses.get(s, {}).get(r)) for s in cols))
         console.print(t)
         if not verbose:
             console.print("(the chance of holding at least one card of the rank; in brackets how many, when "
@@ -453,10 +473,11 @@ class GoFishHint(Advice):
                 f"#{i} {max(b['ranks'], key=b['ranks'].get)} (made by seat {b['maker']})"
                 for i, b in enumerate(self.books, 1)))
 
-    def _cell(self, d: dict[int, float] | None, verbose: bool) -> str:
+    def _cell(self, d: dict[int, float] | None, verbose: bool, se: dict[int, float] | None = None) -> str:
         """One cell of the holdings table: ``"·"`` for none; the chance of at least one, with
         the count in brackets when it is certain (``"100% (3)"``); ``verbose``: the expected
-        count and that chance (``"0.72 (58%)"``)."""
+        count and that chance (``"0.72 (58%)"``; sampled: with its standard error in points,
+        ``"0.72 (58% ± 3)"``, ``se`` the standard errors of the counts' probabilities)."""
         if not d:
             return "·"
         e = sum(c * p for c, p in d.items())
@@ -464,7 +485,11 @@ class GoFishHint(Advice):
         if e == 0:
             return "·"
         if verbose:
-            return f"{e:.2f} ({100 * some:.0f}%)"
+            pm = ""
+            if se is not None and self.mode == "mcmc" and 0 < some < 1:
+                x = round(100 * se.get(0, 0.0))
+                pm = f" ± {x}" if x >= 1 else " ± <1"
+            return f"{e:.2f} ({100 * some:.0f}%{pm})"
         if len(d) == 1:
             return f"{chance(1.0)} ({next(iter(d))})"
         return self._chance(some)
@@ -526,10 +551,11 @@ class GoFishHint(Advice):
             for a in self.asks[:5]:
                 extra = ""
                 if self.phase == 1:
-                    extra = f", completes a book {self._chance(a.p_book, True)}"
+                    extra = f", completes a book {self._chance(a.p_book, True, a.p_book_stderr)}"
                     if self.give == "all":
                         extra += f", on average you would win {_cards_words(a.expected_cards)}"
-                console.print(f"- {self._ask_words(a)}: hit {self._chance(a.probability, True)}{extra}: {a.reason}.")
+                console.print(f"- {self._ask_words(a)}: hit {self._chance(a.probability, True, a.stderr)}{extra}: "
+                              f"{a.reason}.")
         known = self._known_text(limit=8)
         if known:
             console.print(f"Certain: {known}.")
@@ -555,6 +581,16 @@ class GoFishHint(Advice):
     def render_tables(self, console: Console) -> None:
         """The belief tables alone (the advisor's ``table``), in the default words."""
         self._render_tables(console, None, verbose=False)
+
+
+def _and(items: list[str], word: str = "and") -> str:
+    """``"a, b and c"``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _or(items: list[str]) -> str:
+    """``"a, b or c"``."""
+    return _and(items, "or")
 
 
 def _rounded(n: float, digits: int) -> str:
@@ -596,6 +632,7 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     own = st.hands[me] or set()
     S = belief.S
     mine: list[str] = []
+    hse = belief.holdings_stderr()   # sampled: the standard error of every probability
     if phase == 1:
         mine = sorted({c[0] for c in own}, key=belief.ranks.index)
         for r in mine:
@@ -616,9 +653,18 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                     p_book = d.get(S - have, 0.0)
                 reason, why = _reason(belief, t, r, p)
                 score = p + 0.3 * p_book + 0.05 * exp_cards
-                asks.append(GoFishAskHint(t, r, p, exp_cards, p_book, reason, score, why))
+                se = se_book = None
+                if hse is not None:
+                    row = hse.get(t, {}).get(r, {})
+                    se = float(row.get(0, 0.0)) if 0 < p < 1 else 0.0
+                    se_book = se if belief.options["give"] == "one" else float(row.get(S - have, 0.0))
+                    se_book = se_book if p_book > 0 else 0.0
+                asks.append(GoFishAskHint(t, r, p, exp_cards, p_book, reason, score, why, se, se_book))
     else:
         held_ranks = {r for b in books if b["owner"] == me and b["known"] for r in b["ranks"]}
+        bse = belief.books_stderr()
+        hidden_se = iter(bse or [])
+        book_se = [next(hidden_se, None) if not b["known"] else None for b in books]
         for r in belief.ranks:
             if r in held_ranks:
                 continue
@@ -626,16 +672,22 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                 if t == me:
                     continue
                 p = 0.0
-                for b in books:
+                var = 0.0   # sampled: the books' errors taken as independent (an approximation)
+                for b, bs in zip(books, book_se):
                     owner = b["owner"]
                     q_owner = (1.0 if owner == t else 0.0) if not isinstance(owner, dict) else owner.get(t, 0.0)
                     p += q_owner * b["ranks"].get(r, 0.0)
+                    if bs is not None:
+                        var += (q_owner * bs["ranks"].get(r, 0.0)) ** 2
+                        if isinstance(owner, dict):
+                            var += (b["ranks"].get(r, 0.0) * bs["owner"].get(t, 0.0)) ** 2
                 if p <= 0:
                     continue
                 reason = (f"seat {t} holds the book of {r}" if p >= 0.9995 else
                           f"{_pct(belief, p)} chance seat {t} holds the book of {r}")
                 why = "it holds it" if p >= 0.9995 else ""
-                asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p, why))
+                se = float(np.sqrt(var)) if bse is not None else None
+                asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p, why, se, 0.0 if se is not None else None))
     # scores equal up to rounding (symmetric asks) are ties: rank order, then seat, decide
     asks.sort(key=lambda a: (-round(a.score, 9), belief.ranks.index(a.rank), a.target))
     if st.to_move() != me and not st.is_over():
@@ -662,7 +714,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
                       belief.mode, belief.stderr, info, hand=hand, final=final, method=belief.method,
                       error_bound=belief.error_bound, model=belief.model_used, model_asked=belief.model_name,
-                      model_fit=belief.model_fit,
+                      model_fit=belief.model_fit, holdings_stderr=hse,
+                      books_stderr=belief.books_stderr() if hse is not None else None,
                       draw_due=None if due is None else due["player"],
                       draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
                       books_held=st.books_per_seat(), give=belief.options["give"],
