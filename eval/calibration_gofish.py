@@ -185,11 +185,26 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "calibration.md")
     ap.add_argument("--raw", type=Path, default=ROOT / "eval" / "out" / "calibration")
     ap.add_argument("--no-write", action="store_true", help="print the tables only")
+    ap.add_argument("--merge", nargs="+", type=Path, default=None, metavar="RAW",
+                    help="no games: report the raw predictions of earlier runs (their gofish.json files) "
+                         "together (runs of disjoint pairings in parallel); --games etc. name the command")
+    ap.add_argument("--seconds", type=float, default=None, help="with --merge: the runs' time, for the doc")
     args = ap.parse_args(argv)
     t0 = time.time()
     pairings = PAIRINGS if args.pairings == "all" else [PAIRINGS[int(i)] for i in args.pairings.split(",")]
     scores = Scores()
     keys: list[tuple[int, str, str]] = []
+    if args.merge:
+        for path in args.merge:
+            raw = json.loads(path.read_text())
+            for part, store in (("data", scores.data), ("certain", scores.certain)):
+                for k, v in raw[part].items():
+                    pl, opp, m = k.split("|")
+                    key = (int(pl), opp, m)
+                    store.setdefault(key, []).extend(tuple(x) if isinstance(x, list) else x for x in v)
+                    if key not in keys:
+                        keys.append(key)
+        pairings = []
     for players, ka, kb in pairings:
         models = ["auto", "uniform"] if players == 2 else ["uniform"]
         games = args.games if players == 2 or args.games_4p is None else args.games_4p
@@ -202,7 +217,7 @@ def main(argv=None) -> int:
         print(f"{players}p {ka} v {kb}: done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     keys.sort(key=lambda k: (k[0], ["random", "peer", "belief", "mixed"].index(k[1]), k[2] != "auto"))
     text = report(scores, keys)
-    secs = time.time() - t0
+    secs = args.seconds if args.merge and args.seconds is not None else time.time() - t0
     print(text)
     args.raw.mkdir(parents=True, exist_ok=True)
     (args.raw / "gofish.json").write_text(json.dumps({
@@ -213,15 +228,34 @@ def main(argv=None) -> int:
     cmd = (f"python eval/calibration.py gofish --games {args.games} --seed {args.seed}"
            + (f" --games-4p {args.games_4p}" if args.games_4p is not None else "")
            + (f" --pairings {args.pairings}" if args.pairings != "all" else ""))
-    body = "\n".join([MARK_BEGIN, "", f"Command: `{cmd}` ({secs:.0f} s)", "", text, "", MARK_END])
+    n2 = sum(len(v) for k, v in scores.data.items() if k[0] == 2 and k[2] == "auto")
+    body = "\n".join([MARK_BEGIN, "", "## Go Fish: the chance an ask hits", "", INTRO, "",
+                      f"<!-- docs:skip the measured run: {secs:.0f} s on the shared 2-core machine -->",
+                      "```sh", cmd, "```", "",
+                      f"{n2} uncertain asks scored per model in two-player games ({args.games} games per "
+                      f"pairing, both seatings of every deal; seed {args.seed}).", "", text, "", MARK_END])
     out = args.out
     old = out.read_text() if out.exists() else ""
     if MARK_BEGIN in old and MARK_END in old:
         new = old[:old.index(MARK_BEGIN)] + body + old[old.index(MARK_END) + len(MARK_END):]
     else:
-        new = old.rstrip("\n") + "\n\n## Go Fish: the chance an ask hits\n\n" + body + "\n"
+        new = old.rstrip("\n") + "\n\n" + body + "\n"
     out.write_text(new)
     return 0
+
+
+#: the section's opening words in ``docs/calibration.md``
+INTRO = """Does an ask hit as often as `cardmind hint` says? `eval/calibration_gofish.py` plays seeded games
+among the built-in players and, from the asker's view just before each of its asks in phase 1,
+scores the chance the advice gives for **every** ask it could make then (each rank it holds, at
+each other player holding cards) against whether that player held one. Rows: the kind of the
+asker's opponents (`random`, `peer`, `belief`) and the model of the asker's tracker: `auto`, the
+default (the opponent's asks read by the `peer`, `belief` and `random` ask models, mixed by
+their likelihood: `docs/gofish-belief.md`, "Player models"), and `uniform` (every consistent deal
+alike). The asker plays `peer` or `belief`; each deal is played with the asker in either seat.
+With four players the models do not apply (`auto` answers as `uniform`), so those rows are
+`uniform`. The ask models were fitted on other seeds (`peer`: seed 0; `belief`: seed 0 against
+`peer`); the study uses seeds `[1, players, deal]`."""
 
 
 if __name__ == "__main__":

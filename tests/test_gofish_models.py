@@ -51,10 +51,13 @@ def test_fitted_model_file():
         GoFishBelief({"players": 2}, 0, ["2C"] * 1, model="bogus")
 
 
-def _weighted_bruteforce(options: dict, observer: int, hand: list, events: list, ask_ctx: dict, model) -> tuple:
+def _weighted_bruteforce(options: dict, observer: int, hand: list, events: list, ask_ctx: dict, model,
+                         giver: str | None = None) -> tuple:
     """``(total weight, {(seat or "stock", rank): {count: weight}})`` over the consistent deals
     of the whole record, each weighted by ``model``'s likelihood of every ask of ``ask_ctx``
-    (event index -> (context, rank index)) from the asker's hand in that deal."""
+    (event index -> (context, rank index)) from the asker's hand in that deal; with ``giver``
+    ``"random"`` also by the chance of the card the other player handed over under ``give:
+    "one"`` (one of its cards of the rank at random)."""
     opts = GAME.parse_options(options)
     n, H = opts["players"], opts["hand"]
     ranks = game_ranks(opts)
@@ -77,6 +80,9 @@ def _weighted_bruteforce(options: dict, observer: int, hand: list, events: list,
             ctx, ri = ask_ctx[L]
             counts = np.array([[sum(1 for c in st.hands[ev["asker"]] if c[0] == r) for r in ranks]])
             w = w * float(np.exp(models.log_likelihood(model, ctx, counts, ri)[0]))
+        if giver == "random" and ev["type"] == "ask" and ev["given"] and ev["target"] != observer \
+                and opts["give"] == "one":
+            w = w / max(1, sum(1 for c in st.hands[ev["target"]] if c[0] == ev["rank"]))  # 0: the step drops it
         if ev["type"] == "draw":
             choices = [ev["card"]] if ev["card"] is not None else list(st.stock)
             for card in choices:
@@ -242,7 +248,8 @@ def test_auto_is_the_default_and_the_likelihood_weighted_mixture():
                 u.observe(ev)
             got = t.holdings()
             brute = {m: _weighted_bruteforce(view.options, 0, view.header["hand"], evs[:L], t._ask_ctx,
-                                             models.load(m)) for m in models.AUTO_MODELS}
+                                             models.load(m), "random" if m == "random" else None)
+                     for m in models.AUTO_MODELS}
             den = sum(total for total, _ in brute.values())
             fit = t.model_fit
             assert t.model_used == "auto" and fit["seat"] == 1 and fit["asks"] == len(t._ask_ctx)
@@ -264,13 +271,15 @@ def test_auto_is_the_default_and_the_likelihood_weighted_mixture():
 def test_auto_reads_who_is_playing():
     """Over a whole two-player game (full deck) ``auto`` gives most of its weight to the model
     of the kind of player seat 1 is: ``peer`` against ``peer``, ``random`` against ``random``;
-    before seat 1 asks, the models share equally and the answer is the exact uniform one."""
+    before seat 1 asks or hands a card over, the models share equally and the answer is the
+    exact uniform one."""
     for kind in ("peer", "random"):
         res = play_game(GAME, {"players": 2}, [resolve_agent("peer", GAME), resolve_agent(kind, GAME)],
                         np.random.default_rng(11), [np.random.default_rng([11, k]) for k in range(2)])
         view = res.record.for_seat(0)
         t = GoFishBelief(view.options, 0, view.header["hand"])
-        first = next(i for i, ev in enumerate(view.events) if ev["type"] == "ask" and ev["asker"] == 1)
+        first = next(i for i, ev in enumerate(view.events)   # seat 1 asks or hands a card over
+                     if ev["type"] == "ask" and (ev["asker"] == 1 or ev["given"]))
         for ev in view.events[:first]:
             t.observe(ev)
         w = t.model_fit["weights"]

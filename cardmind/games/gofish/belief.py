@@ -295,7 +295,8 @@ class GoFishBelief(Tracker):
             from .filter import FastFilter  # noqa: PLC0415
 
             if self._models:
-                self._ffs = {n: FastFilter(self, model=m) for n, m in self._models.items()}
+                self._ffs = {n: FastFilter(self, model=m, giver="random" if n == "random" else None)
+                             for n, m in self._models.items()}
             else:
                 self._ffs = {"uniform": FastFilter(self, use_model=False)}
             self._ff = next(iter(self._ffs.values()))

@@ -76,12 +76,16 @@ class FastFilter:
             hand, budget).
     """
 
-    def __init__(self, tracker: Any, use_model: bool = True, model: Any = None):
+    def __init__(self, tracker: Any, use_model: bool = True, model: Any = None, giver: str | None = None):
         t = self.t = tracker
         #: the player model (a :class:`~cardmind.belief.models.ChoiceModel`) that weighs the
         #: states at the others' asks (the tracker's ``_ask_ctx``); ``None``: counts only
         self.model = model if use_model else None
         self.use_model = self.model is not None
+        #: the model also weighs which card another player hands over under ``give: "one"``:
+        #: ``"random"`` (any card of the rank it holds alike: ``1 / cards of the rank``);
+        #: ``None``: the hand-over is a fact only (the constraint-only semantics)
+        self.giver = giver if use_model else None
         #: the log of the factor the float weights were divided by (so that the weights stay
         #: in range): the true total weight is ``exp(log_scale) * total``
         self.log_scale = 0.0
@@ -370,6 +374,9 @@ class FastFilter:
         o = t.observer
         a, tg, r, given = ev["asker"], ev["target"], ev["rank"], list(ev["given"])
         give_all = t.options["give"] == "all"
+        if self.giver == "random" and given and tg != o and not give_all:
+            # the hand-over is weighed (floats) in every group alike
+            groups = {key: (H, np.asarray(W, dtype=float)) for key, (H, W) in groups.items()}
         out: dict = {}
         for (pub, bk, pend), (H, W) in groups.items():
             pub = list(pub)
@@ -389,6 +396,9 @@ class FastFilter:
                 dead = False
                 for c in given:
                     if c in pub[kt]:
+                        if self.giver == "random" and not give_all:
+                            # a random giver picked this public card: 1 / (its cards of the rank)
+                            W2 = W2 / (H2[:, c_t].astype(np.int64) + self.pubcount(pub[kt], r))
                         pub[kt] = pub[kt] - {c}
                         continue
                     if c in self.own_cards or any(c in q for q in pub):
@@ -400,7 +410,13 @@ class FastFilter:
                     x = H2[:, c_t].astype(np.int64)
                     m = x >= 1
                     H2, W2, x = H2[m].copy(), W2[m], x[m]
-                    W2 = self._div(self._mul(W2, x), u)
+                    if self.giver == "random" and not give_all:
+                        # a random giver hands over any of its x + p cards of the rank alike
+                        # (p public): x / u of the identities, each chosen 1 / (x + p) of the time
+                        W2 = W2 / u * (x / (x + self.pubcount(pub[kt], r)))
+                        self.weighted = True
+                    else:
+                        W2 = self._div(self._mul(W2, x), u)
                     H2[:, c_t] -= 1
                     u -= 1
                 if dead:

@@ -44,7 +44,10 @@ Models (:data:`MODELS`, the default first):
   ``peer``'s; where they look random, close to ``uniform``.
 * ``uniform``: the constraint-only posterior (every consistent deal alike);
 * ``peer``, ``belief``: a fitted model alone;
-* ``random``: the likelihood of a player asking for one of its ranks at random.
+* ``random``: the likelihood of a player asking for one of its ranks at random and, under
+  ``give: "one"``, handing over one of its cards of the rank at random (the joint filter's
+  ``giver``; the fitted models leave the hand-over a fact: ``peer`` and ``belief`` hand over a
+  public card first, which the public memory already shows).
 
 The models apply where the exact joint filter answers with **two players**; with three or
 more (the draw engine) the answer is the constraint-only one whatever the model, and the
