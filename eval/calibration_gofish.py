@@ -44,7 +44,7 @@ MARK_END = "<!-- calibration-gofish:end -->"
 #: the pairings simulated: (players, the asker's kind, the opponents' kind); both seatings
 #: of every deal, so each game scores both kinds' views
 PAIRINGS = [(2, "peer", "random"), (2, "peer", "peer"), (2, "peer", "belief"), (2, "belief", "random"),
-            (2, "belief", "belief"), (4, "peer", "random"), (4, "peer", "belief")]
+            (2, "belief", "belief"), (4, "peer", "random"), (4, "peer", "peer"), (4, "peer", "belief")]
 BINS = np.linspace(0.0, 1.0, 11)
 #: the target of issue 24: within this many points in every bin of at least MIN_N predictions
 TARGET, MIN_N = 0.05, 100
