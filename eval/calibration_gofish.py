@@ -176,6 +176,18 @@ def report(scores: Scores, keys: list[tuple[int, str, str]]) -> str:
     return "\n".join(lines)
 
 
+def _write_raw(folder: Path, scores: Scores, played: dict, secs: float) -> None:
+    """The raw predictions so far (``gofish.json``: ``data``, ``certain``, ``played`` games
+    per pairing index, ``seconds``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / "gofish.json.tmp"
+    tmp.write_text(json.dumps({
+        "data": {"|".join(map(str, k)): v for k, v in scores.data.items()},
+        "certain": {"|".join(map(str, k)): v for k, v in scores.certain.items()},
+        "played": played, "seconds": secs}))
+    tmp.replace(folder / "gofish.json")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=40, help="games per pairing (both seatings of games/2 deals)")
@@ -194,9 +206,12 @@ def main(argv=None) -> int:
     pairings = PAIRINGS if args.pairings == "all" else [PAIRINGS[int(i)] for i in args.pairings.split(",")]
     scores = Scores()
     keys: list[tuple[int, str, str]] = []
+    played_all: dict[str, int] = {}
     if args.merge:
         for path in args.merge:
             raw = json.loads(path.read_text())
+            for k, v in raw.get("played", {}).items():
+                played_all[k] = played_all.get(k, 0) + v
             for part, store in (("data", scores.data), ("certain", scores.certain)):
                 for k, v in raw[part].items():
                     pl, opp, m = k.split("|")
@@ -205,24 +220,35 @@ def main(argv=None) -> int:
                     if key not in keys:
                         keys.append(key)
         pairings = []
+    # the pairings take turns, deal by deal (both seatings of a deal in a row), and the raw
+    # predictions are written after every game: a run stopped early keeps balanced data
+    runs = []
     for players, ka, kb in pairings:
         models = ["auto", "uniform"] if players == 2 else ["uniform"]
         games = args.games if players == 2 or args.games_4p is None else args.games_4p
-        for rec, kinds in simulate(players, ka, kb, games, args.seed):
-            seats = [s for s in range(players) if kinds[s] == ka]
-            score_game(rec, kinds, models, scores, seats)
+        runs.append((players, ka, kb, models, simulate(players, ka, kb, games, args.seed)))
         for m in models:
             if (players, kb, m) not in keys:
                 keys.append((players, kb, m))
-        print(f"{players}p {ka} v {kb}: done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    played = {f"{r[0]}p {r[1]} v {r[2]}": 0 for r in runs}
+    while runs:
+        for players, ka, kb, models, gen in list(runs):
+            for _ in range(2):
+                got = next(gen, None)
+                if got is None:
+                    runs.remove((players, ka, kb, models, gen))
+                    print(f"{players}p {ka} v {kb}: done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+                    break
+                rec, kinds = got
+                score_game(rec, kinds, models, scores, [s for s in range(players) if kinds[s] == ka])
+                played[f"{players}p {ka} v {kb}"] += 1
+                _write_raw(args.raw, scores, played, time.time() - t0)
     keys.sort(key=lambda k: (k[0], ["random", "peer", "belief", "mixed"].index(k[1]), k[2] != "auto"))
     text = report(scores, keys)
     secs = args.seconds if args.merge and args.seconds is not None else time.time() - t0
     print(text)
-    args.raw.mkdir(parents=True, exist_ok=True)
-    (args.raw / "gofish.json").write_text(json.dumps({
-        "data": {"|".join(map(str, k)): v for k, v in scores.data.items()},
-        "certain": {"|".join(map(str, k)): v for k, v in scores.certain.items()}}))
+    if not args.merge:
+        _write_raw(args.raw, scores, {}, secs)
     if args.no_write:
         return 0
     cmd = (f"python eval/calibration.py gofish --games {args.games} --seed {args.seed}"
@@ -232,8 +258,10 @@ def main(argv=None) -> int:
     body = "\n".join([MARK_BEGIN, "", "## Go Fish: the chance an ask hits", "", INTRO, "",
                       f"<!-- docs:skip the measured run: {secs:.0f} s on the shared 2-core machine -->",
                       "```sh", cmd, "```", "",
-                      f"{n2} uncertain asks scored per model in two-player games ({args.games} games per "
-                      f"pairing, both seatings of every deal; seed {args.seed}).", "", text, "", MARK_END])
+                      f"{n2} uncertain asks scored per model in two-player games; games played (asker v "
+                      "opponents; both seatings of every deal, seed "
+                      f"{args.seed}): " + (", ".join(f"{k} {v}" for k, v in played_all.items()) or
+                                           f"{args.games} per pairing") + ".", "", text, "", MARK_END])
     out = args.out
     old = out.read_text() if out.exists() else ""
     if MARK_BEGIN in old and MARK_END in old:

@@ -320,7 +320,7 @@ def test_prompts_say_whose_turn_and_what_comes_next(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- advice
-_TECHNICAL = re.compile(r"\d\.?\d*e[+-]?\d|consistent deals|score|expected_cards|p_book|mode|mcmc|stderr")
+_TECHNICAL = re.compile(r"\d\.?\d*e[+-]?\d|consistent deals|score|expected_cards|p_book|\bmode\b|mcmc|stderr")
 
 
 def _text(render) -> str:

@@ -72,6 +72,9 @@ def play(options: dict, agents: list[str], seed: int):
 
 
 def tracker(view, seat: int, **kwargs) -> GoFishBelief:
+    """The seat's tracker; the constraint-only posterior (``model="uniform"``) unless asked
+    otherwise, as the brute force counts it (the default ``auto`` weighs two-player deals)."""
+    kwargs.setdefault("model", "uniform")
     return GoFishBelief(view.options, seat, view.header["hand"], **kwargs)
 
 
