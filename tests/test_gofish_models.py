@@ -322,3 +322,27 @@ def test_advice_says_which_model_for_whom():
     assert "each weighed by the player model below" in text
     plain = " ".join(render_text(lambda c: hint_for(u).render(c, view)).split())
     assert "Player model" not in plain and "every deal of the cards that fits what you have seen counts" in plain
+
+
+def test_auto_hint_is_the_same_under_any_hash_seed(tmp_path):
+    """``cardmind hint`` on a two-player record (the default model ``auto``: three filters
+    mixed) prints the same bytes, text and JSON, under two ``PYTHONHASHSEED`` values."""
+    import os
+    import subprocess
+
+    from cardmind.records import write_record
+
+    res = play_game(GAME, {"players": 2}, [resolve_agent("peer", GAME), resolve_agent("random", GAME)],
+                    np.random.default_rng(8), [np.random.default_rng([8, k]) for k in range(2)])
+    path = tmp_path / "g.jsonl"
+    write_record(path, res.record)
+    outs = []
+    for seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        got = [subprocess.run([sys.executable, "-m", "cardmind", "hint", str(path), "--seat", "0", "--upto", "50",
+                               *extra], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+               for extra in ([], ["--json"])]
+        assert all(g.returncode == 0 for g in got), [g.stderr for g in got]
+        outs.append([g.stdout for g in got])
+    assert outs[0] == outs[1]
+    assert json.loads(outs[0][1])["model"] == "auto" and "Player model auto: seat 1's" in " ".join(outs[0][0].split())
