@@ -82,7 +82,7 @@ def reliability(p: np.ndarray, y: np.ndarray) -> list[tuple[int, float, float]]:
     return out
 
 
-def simulate(players: int, kind_a: str, kind_b: str, games: int, seed: int):
+def simulate(players: int, kind_a: str, kind_b: str, games: int, seed: int, options: dict | None = None):
     """``games`` seeded games: deal ``d`` is played twice, with the ``kind_a`` player in seat 0
     and then in seat 1 (the others ``kind_b``). Yields ``(record, kinds per seat)``."""
     game = get_game("gofish")
@@ -91,13 +91,15 @@ def simulate(players: int, kind_a: str, kind_b: str, games: int, seed: int):
             kinds = [kind_a if s == side else kind_b for s in range(players)]
             classes = [resolve_agent(k, game) for k in kinds]
             factories = [(lambda c: (lambda g, s, o, h: c(g, s, o, h)))(c) for c in classes]
-            res = play_game(game, {"players": players}, factories, np.random.default_rng([seed, players, d]),
+            res = play_game(game, {**(options or {}), "players": players}, factories, np.random.default_rng([seed, players, d]),
                             [np.random.default_rng([seed, players, d, side, s]) for s in range(players)])
             yield res.record, kinds
 
 
-def score_game(rec, kinds: list[str], models: list[str], scores: Scores, seats: list[int]) -> None:
-    """Score the views of ``seats`` (each before each of its phase-1 asks) under every model."""
+def score_game(rec, kinds: list[str], models: list[str], scores: Scores, seats: list[int],
+               label: str | None = None) -> None:
+    """Score the views of ``seats`` (each before each of its phase-1 asks) under every model;
+    the rows are keyed ``(label, opponents' kind, model)`` (``label``: the number of players)."""
     game = rec.game
     n = game.num_seats(rec.options)
     truth = game.new_state(rec.options, rec.header)
@@ -115,7 +117,7 @@ def score_game(rec, kinds: list[str], models: list[str], scores: Scores, seats: 
                         continue
                     real = {c[0] for c in truth.hands[t]}
                     for r in held:
-                        scores.add((n, opp, m), tr.p_holds(t, r), r in real)
+                        scores.add((label or str(n), opp, m), tr.p_holds(t, r), r in real)
         truth.apply_event(ev)
         for s, per in views.items():
             red = truth.redact(ev, s)
@@ -124,7 +126,7 @@ def score_game(rec, kinds: list[str], models: list[str], scores: Scores, seats: 
 
 
 def fmt_table(scores: Scores, keys: list[tuple[int, str, str]]) -> list[str]:
-    lines = ["| players | opponents | model | certain asks (hit) | "
+    lines = ["| players (deck) | opponents | model | certain asks (hit) | "
              + " | ".join(f"{BINS[b]:.1f}-{BINS[b + 1]:.1f}" for b in range(len(BINS) - 1)) + " |",
              "| ---: | --- | --- | ---: | " + " | ".join("---" for _ in range(len(BINS) - 1)) + " |"]
     misses = []
@@ -154,7 +156,7 @@ def report(scores: Scores, keys: list[tuple[int, str, str]]) -> str:
     table, misses = fmt_table(scores, keys)
     lines += table
     lines += ["", "Brier score (lower is better) and the largest miss of a bin of at least "
-              f"{MIN_N} asks:", "", "| players | opponents | model | asks | Brier | largest miss (points) |",
+              f"{MIN_N} asks:", "", "| players (deck) | opponents | model | asks | Brier | largest miss (points) |",
               "| ---: | --- | --- | ---: | ---: | ---: |"]
     for key in keys:
         p, y = scores.arrays(lambda k, key=key: k == key)
@@ -169,7 +171,8 @@ def report(scores: Scores, keys: list[tuple[int, str, str]]) -> str:
                      f"{MIN_N} asks, more than {100 * TARGET:.0f} points off):")
         lines.append("")
         for (pl, opp, m), b, n, mp, ob in misses:
-            lines.append(f"* {pl} players, against {opp}, model {m}, bin {b}: {n} asks, predicted "
+            who = f"{pl} players" if "(" not in str(pl) else str(pl).replace(" (", " players (", 1)
+            lines.append(f"* {who}, against {opp}, model {m}, bin {b}: {n} asks, predicted "
                          f"{100 * mp:.1f}%, hit {100 * ob:.1f}% ({100 * (ob - mp):+.1f} points)")
     else:
         lines.append(f"Every bin of at least {MIN_N} asks is within {100 * TARGET:.0f} points.")
@@ -201,8 +204,17 @@ def main(argv=None) -> int:
                     help="no games: report the raw predictions of earlier runs (their gofish.json files) "
                          "together (runs of disjoint pairings in parallel); --games etc. name the command")
     ap.add_argument("--seconds", type=float, default=None, help="with --merge: the runs' time, for the doc")
+    ap.add_argument("--options", default=None, help="deck options as JSON (e.g. a reduced deck: "
+                    "'{\"ranks\": 6, \"suits\": 4, \"hand\": 5}'); the rows are then labelled with them")
     args = ap.parse_args(argv)
     t0 = time.time()
+    deck = json.loads(args.options) if args.options else None
+
+    def label(players: int) -> str:
+        if not deck:
+            return str(players)
+        return f"{players} ({', '.join(f'{k} {v}' for k, v in deck.items())})"
+
     pairings = PAIRINGS if args.pairings == "all" else [PAIRINGS[int(i)] for i in args.pairings.split(",")]
     scores = Scores()
     keys: list[tuple[int, str, str]] = []
@@ -215,7 +227,7 @@ def main(argv=None) -> int:
             for part, store in (("data", scores.data), ("certain", scores.certain)):
                 for k, v in raw[part].items():
                     pl, opp, m = k.split("|")
-                    key = (int(pl), opp, m)
+                    key = (pl, opp, m)
                     store.setdefault(key, []).extend(tuple(x) if isinstance(x, list) else x for x in v)
                     if key not in keys:
                         keys.append(key)
@@ -226,10 +238,10 @@ def main(argv=None) -> int:
     for players, ka, kb in pairings:
         models = ["auto", "uniform"] if players == 2 else ["uniform"]
         games = args.games if players == 2 or args.games_4p is None else args.games_4p
-        runs.append((players, ka, kb, models, simulate(players, ka, kb, games, args.seed)))
+        runs.append((players, ka, kb, models, simulate(players, ka, kb, games, args.seed, deck)))
         for m in models:
-            if (players, kb, m) not in keys:
-                keys.append((players, kb, m))
+            if (label(players), kb, m) not in keys:
+                keys.append((label(players), kb, m))
     played = {f"{r[0]}p {r[1]} v {r[2]}": 0 for r in runs}
     while runs:
         for players, ka, kb, models, gen in list(runs):
@@ -240,7 +252,8 @@ def main(argv=None) -> int:
                     print(f"{players}p {ka} v {kb}: done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
                     break
                 rec, kinds = got
-                score_game(rec, kinds, models, scores, [s for s in range(players) if kinds[s] == ka])
+                score_game(rec, kinds, models, scores, [s for s in range(players) if kinds[s] == ka],
+                           label(players))
                 played[f"{players}p {ka} v {kb}"] += 1
                 _write_raw(args.raw, scores, played, time.time() - t0)
     keys.sort(key=lambda k: (k[0], ["random", "peer", "belief", "mixed"].index(k[1]), k[2] != "auto"))
@@ -254,7 +267,7 @@ def main(argv=None) -> int:
     cmd = (f"python eval/calibration.py gofish --games {args.games} --seed {args.seed}"
            + (f" --games-4p {args.games_4p}" if args.games_4p is not None else "")
            + (f" --pairings {args.pairings}" if args.pairings != "all" else ""))
-    n2 = sum(len(v) for k, v in scores.data.items() if k[0] == 2 and k[2] == "auto")
+    n2 = sum(len(v) for k, v in scores.data.items() if k[0] == "2" and k[2] == "auto")
     body = "\n".join([MARK_BEGIN, "", "## Go Fish: the chance an ask hits", "", INTRO, "",
                       f"<!-- docs:skip the measured run: {secs:.0f} s on the shared 2-core machine -->",
                       "```sh", cmd, "```", "",
