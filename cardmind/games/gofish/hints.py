@@ -460,13 +460,15 @@ class GoFishHint(Advice):
             t.add_column("made by")
             t.add_column("held by")
             t.add_column("ranks")
+            ses = iter(self.books_stderr or [])
             for i, b in enumerate(self.books, 1):
                 if b["known"]:
                     continue
+                se = (next(ses, None) or {}).get("ranks", {})
                 top = sorted(b["ranks"].items(), key=lambda kv: -kv[1])[:4]
                 owner = b["owner"] if not isinstance(b["owner"], dict) else max(b["owner"], key=b["owner"].get)
                 t.add_row(str(i), str(b["maker"]), str(owner),
-                          "  ".join(f"{r}: {self._chance(p, verbose)}" for r, p in top))
+                          "  ".join(f"{r}: {self._chance(p, verbose, se.get(r))}" for r, p in top))
             console.print(t)
         elif self.books and not (record is not None and record.options.get("books_face_up")):
             console.print("Face-down books, every rank worked out from the events: " + ", ".join(
