@@ -235,6 +235,7 @@ def main(argv=None) -> int:
     # the pairings take turns, deal by deal (both seatings of a deal in a row), and the raw
     # predictions are written after every game: a run stopped early keeps balanced data
     runs = []
+    played: dict[str, int] = {}
     for players, ka, kb in pairings:
         models = ["auto", "uniform"] if players == 2 else ["uniform"]
         games = args.games if players == 2 or args.games_4p is None else args.games_4p
@@ -242,7 +243,7 @@ def main(argv=None) -> int:
         for m in models:
             if (label(players), kb, m) not in keys:
                 keys.append((label(players), kb, m))
-    played = {f"{r[0]}p {r[1]} v {r[2]}": 0 for r in runs}
+    played.update({f"{r[0]}p {r[1]} v {r[2]}": 0 for r in runs})
     while runs:
         for players, ka, kb, models, gen in list(runs):
             for _ in range(2):
@@ -261,7 +262,7 @@ def main(argv=None) -> int:
     secs = args.seconds if args.merge and args.seconds is not None else time.time() - t0
     print(text)
     if not args.merge:
-        _write_raw(args.raw, scores, {}, secs)
+        _write_raw(args.raw, scores, played, secs)
     if args.no_write:
         return 0
     cmd = (f"python eval/calibration.py gofish --games {args.games} --seed {args.seed}"
