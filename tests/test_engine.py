@@ -898,7 +898,7 @@ def test_hint_and_belief_take_a_player_model():
     hello = ok(e, cmd="hello")
     models = {g["name"]: g["player_models"] for g in hello["games"]}
     assert models["literature"][0] == "auto" and {"uniform", "peer"} <= set(models["literature"])
-    assert models["gofish"] == ["uniform", "peer"]
+    assert models["gofish"] == ["auto", "uniform", "peer", "belief", "random"]
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "literature-6p-complete.jsonl")
     view = rec.for_seat(1)
     ok(e, cmd="new", session="p", game="literature", seat=1, hand=view.header["hand"], agent=None)

@@ -32,6 +32,7 @@ from cardmind.core import get_game  # noqa: E402
 from cardmind.errors import Contradiction  # noqa: E402
 
 GAME = get_game("gofish")
+ROOT = Path(__file__).resolve().parent.parent
 
 #: engine name -> tracker keyword arguments
 ENGINES = {
@@ -71,6 +72,9 @@ def play(options: dict, agents: list[str], seed: int):
 
 
 def tracker(view, seat: int, **kwargs) -> GoFishBelief:
+    """The seat's tracker; the constraint-only posterior (``model="uniform"``) unless asked
+    otherwise, as the brute force counts it (the default ``auto`` weighs two-player deals)."""
+    kwargs.setdefault("model", "uniform")
     return GoFishBelief(view.options, seat, view.header["hand"], **kwargs)
 
 
@@ -463,3 +467,48 @@ def test_four_player_full_deck_agent_game_finishes():
                     np.random.default_rng(1), [np.random.default_rng([1, s]) for s in range(4)], max_actions=3000)
     assert res.forfeit is None, res.forfeit_reason
     assert res.result is not None
+
+
+def test_sampled_chances_carry_their_standard_errors(monkeypatch):
+    """Where the Go Fish answer is sampled (4 players late in a game, the exact sums turned
+    off), every sampled chance has its standard error: the tracker's ``holdings_stderr`` has
+    one per probability of ``holdings`` (at most the largest, ``stderr``, and above 0 for
+    some uncertain cell); the advice's JSON carries it for every ask and for the holdings;
+    the default text says the chances are sampled and ``--verbose`` prints each one's error
+    (``± N``) in the asks and the tables."""
+    import io
+
+    from rich.console import Console
+
+    from cardmind.games.gofish.draws import settings as draw_settings
+    from cardmind.hints import hint_for
+    from cardmind.records import read_record
+
+    monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
+    rec = read_record(ROOT / "examples" / "gofish-4p-complete.jsonl").for_seat(0)
+    t = GoFishBelief(rec.options, 0, rec.header["hand"], draw_options={"exact_cells": 100})
+    for ev in rec.events[:99]:
+        t.observe(ev)
+    hold, ses = t.holdings(), t.holdings_stderr()
+    assert t.mode == "mcmc" and ses is not None
+    top = t.stderr
+    cells = [(s, r, c) for s in ses for r in ses[s] for c in ses[s][r]]
+    assert cells and all(c in hold[s][r] for s, r, c in cells)
+    assert max(ses[s][r][c] for s, r, c in cells) == pytest.approx(top, rel=1e-9)
+    some = [(s, r) for s in hold if s != 0 for r in hold[s] if 0 < hold[s][r].get(0, 0.0) < 1]
+    assert some and any(ses[s][r][0] > 0 for s, r in some)
+    assert t.p_holds_stderr(some[0][0], some[0][1]) == ses[some[0][0]][some[0][1]][0]
+    advice = hint_for(t)
+    obj = advice.to_json()
+    assert obj["holdings_stderr"] and all("stderr" in a and a["stderr"] <= top + 1e-12 for a in obj["asks"])
+    unsure = [a for a in obj["asks"] if 0 < a["probability"] < 1]
+    for a in unsure:
+        assert a["stderr"] == pytest.approx(ses[a["target"]][a["rank"]][0])
+    buf = io.StringIO()
+    advice.render(Console(file=buf, width=160, force_terminal=False), rec, verbose=True)
+    text = buf.getvalue()
+    assert "± " in text and "(sampled)" in text
+    exact = GoFishBelief(rec.options, 0, rec.header["hand"])
+    for ev in rec.events[:40]:
+        exact.observe(ev)
+    assert exact.holdings_stderr() is None and "holdings_stderr" not in hint_for(exact).to_json()

@@ -49,6 +49,7 @@ def _view(players: int, seed: int, seat: int, unseen: int):
 
 
 def _tracker(view, seat: int, L: int, **kw) -> GoFishBelief:
+    kw.setdefault("model", "uniform")   # the constraint-only posterior the sums count
     t = GoFishBelief(view.options, seat, view.header["hand"], **kw)
     for ev in view.events[:L]:
         t.observe(ev)

@@ -6,6 +6,7 @@ probabilities above 1)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -199,9 +200,9 @@ def test_go_fish_exact_memory_sets_the_table_budget(monkeypatch, capsys):
     assert small["method"] == "the sampler (approximate)" and small["error_bound"] == min(1.0, 4 * small["stderr"])
     assert cli_main.main(["belief", path, *base, "--exact-memory", "0.001"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "Consistent deals: about " in out and "rough importance-sampling estimate" in out
-    assert "Answered by the sampler (approximate); error of any probability at most" in out
-    assert "(4 standard errors: a statistical bound)" in out
+    assert "Consistent deals: roughly " in out and "rough importance-sampling estimate" in out
+    assert (f"Answered by the sampler (approximate); each chance is within about {100 * small['error_bound']:.1f} "
+            "points of the exact one (4 standard errors: a statistical bound, not a certain one)") in out
     assert cli_main.main(["belief", path, *base, "--precision", "0.01"]) == 0
     assert "has no effect: the answer was summed exactly" in " ".join(capsys.readouterr().out.split())
     for bad in ("0", "-1", "x", "5000"):
@@ -237,15 +238,21 @@ def test_cli_says_what_it_did():
     assert "seat 2 to play" in belief and note not in belief and note in hint
     count = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json").stdout)
     assert count["mode"] == "compact" and not count["exact"]
-    assert f"Consistent deals: {float(count['consistent_deals']):.15g} (every consistent deal counted" in belief
-    assert f"Answered by the compact exact sum; error of any probability at most {count['error_bound']:.0e}" in belief
+    n = int(count["consistent_deals"])   # 4 significant digits, written out with separators
+    written = f"{round(n, 4 - len(str(n))):,}"
+    assert written.count(",") >= 6 and written.replace(",", "")[:4] == f"{float(n):.3e}".replace(".", "")[:4]
+    assert f"Consistent deals: about {written} (every consistent deal counted" in belief
+    assert not re.search(r"\de[+-]?\d", belief), belief   # no e-notation anywhere
+    assert count["error_bound"] < 1e-9
+    assert "Answered by the compact exact sum; each chance is off by less than one part in a billion" in belief
     # --exact: the same exact sum here (no budget to pass), the same probabilities
     exact = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json", "--exact").stdout)
     assert exact["mode"] == "compact" and exact["holdings"] == count["holdings"]
     # --model peer: with four players the model does not apply, and the output says so
     peer = cli("belief", "examples/gofish-4p.jsonl", "--model", "peer")
-    assert "Player model: uniform (the model peer asked for applies with two players only)" in " ".join(
+    assert "Player model peer does not apply with 4 players: every deal that fits counts alike" in " ".join(
         peer.stdout.split())
+    assert "Player model auto does not apply with 4 players" in belief
     assert "Face-down books, every rank worked out from the events: #1 5 (made by seat 3), #2 Q" in belief
     q = cli("validate", "examples/gofish-4p-complete.jsonl", "--seat", "2")
     assert q.returncode == 0 and q.stdout.strip().endswith("with 152 events; consistent from seat 2's view")

@@ -193,9 +193,12 @@ class GoFishGame(Game):
         return out
 
     def player_models(self) -> tuple[str, ...]:
-        """``("uniform", "peer")`` (:mod:`.models`): ``uniform`` counts every consistent deal
-        alike (the default); ``peer`` weighs each by the fitted likelihood of the other
-        player's asks (two players)."""
+        """``("auto", "uniform", "peer", "belief", "random")`` (:mod:`.models`): ``auto`` (the
+        default) weighs the other player's asks by the ``peer``, ``belief`` and ``random`` models
+        mixed by how well each explains them; ``uniform`` counts every consistent deal alike;
+        ``peer``, ``belief`` and ``random`` weigh each deal by that model's likelihood of the other
+        player's asks. The
+        models apply with two players; with more the answer is the uniform one (and says so)."""
         from .models import MODELS  # noqa: PLC0415
 
         return MODELS

@@ -99,11 +99,14 @@ class GoFishBelief(Tracker):
             answers, the compact sum without its time budget, or where it cannot be planned
             within its memory limits the planned sum over every unseen draw in as many parts
             as needed (slow: minutes at the hardest positions); ``MemoryError`` if neither can.
-        model: the player model that weighs the consistent deals (:mod:`.models`:
-            ``"uniform"``, the default, counts them alike; ``"peer"`` weighs each by the
-            fitted likelihood of every ask the other player made, ``cardmind hint --model
-            peer``). Applied where the joint filter answers with two players; elsewhere the
-            answer is the uniform one and :attr:`model_used` says so.
+        model: the player model that weighs the consistent deals (:mod:`.models`):
+            ``"auto"`` (the default) weighs the other player's asks by a mixture of the
+            ``peer``, ``belief`` and ``random`` models, each by how well it explains them so
+            far (:attr:`model_fit`); ``"uniform"`` counts every consistent deal alike;
+            ``"peer"`` / ``"belief"`` / ``"random"`` weigh each deal by that model's likelihood of every ask
+            the other player made (``cardmind hint --model NAME``). Applied where the joint
+            filter answers with two players; elsewhere the answer is the uniform one and
+            :attr:`model_used` says so.
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -121,7 +124,7 @@ class GoFishBelief(Tracker):
 
         from . import models as gofish_models  # noqa: PLC0415
 
-        self.model_name = "uniform" if model is None else str(model)
+        self.model_name = gofish_models.MODELS[0] if model is None else str(model)
         if self.model_name not in gofish_models.MODELS:
             raise ValueError(f"unknown Go Fish player model {self.model_name!r} "
                              f"(one of {', '.join(gofish_models.MODELS)})")
@@ -179,14 +182,19 @@ class GoFishBelief(Tracker):
         other than uniform)."""
         from . import models as gofish_models  # noqa: PLC0415
 
-        #: per event index of another player's ask: (model, AskContext, rank index) for the
-        #: joint filter to weigh the states by (two players, a model other than uniform)
+        #: per event index of another player's ask: (AskContext, rank index) for the joint
+        #: filter to weigh the states by (two players, a model other than uniform)
         self._ask_ctx: dict = {}
-        self._model = None
+        #: the models the joint filter runs with, by name (several: ``auto``'s mixture)
+        self._models: dict = {}
+        self._ffs: dict = {}
+        #: ``auto``: each model's share of the mixture (its posterior probability), or None
+        self._auto_weights: dict[str, float] | None = None
         if self.model_name != "uniform" and self.players == 2:
             from .agents.peer import GoFishPeerAgent  # noqa: PLC0415
 
-            self._model = gofish_models.load(self.model_name)
+            names = gofish_models.AUTO_MODELS if self.model_name == "auto" else (self.model_name,)
+            self._models = {n: gofish_models.load(n) for n in names}
             self._mem = GoFishPeerAgent(self.game, self.observer, self.options,
                                         {"observer": self.observer, "hand": list(self.hand)})
             self._mem.common = True
@@ -194,14 +202,14 @@ class GoFishBelief(Tracker):
 
     def _model_sees(self, ev: dict, index: int) -> None:
         """Pass event number ``index`` (already applied to :attr:`state`) to the player model."""
-        if self._model is None or ev.get("type") == "assume_lacks":
+        if not self._models or ev.get("type") == "assume_lacks":
             return
         if ev.get("type") == "ask" and ev.get("asker") != self.observer:
             from .models import ask_context  # noqa: PLC0415
 
             a = ev["asker"]
-            self._ask_ctx[index] = (self._model, ask_context(self._mem, self._mem.state, a, ev["target"],
-                                                             self._shown.shown[a]), self.rank_index[ev["rank"]])
+            self._ask_ctx[index] = (ask_context(self._mem, self._mem.state, a, ev["target"],
+                                                self._shown.shown[a]), self.rank_index[ev["rank"]])
         self._mem.observe(ev)
         self._shown.observe(ev)
 
@@ -219,7 +227,7 @@ class GoFishBelief(Tracker):
     def model(self, name: str) -> None:
         from . import models as gofish_models  # noqa: PLC0415
 
-        name = "uniform" if name is None else str(name)
+        name = gofish_models.MODELS[0] if name is None else str(name)
         if name not in gofish_models.MODELS:
             raise ValueError(f"unknown Go Fish player model {name!r} (one of {', '.join(gofish_models.MODELS)})")
         if name == self.model_name:
@@ -229,6 +237,7 @@ class GoFishBelief(Tracker):
         for i, ev in enumerate(self.events):
             self._model_sees(ev, i)
         self._ff = None
+        self._ffs = {}
         self._now = None
         self._cache = None
         self._world_cache = None
@@ -292,16 +301,59 @@ class GoFishBelief(Tracker):
     # ------------------------------------------------------------------ engines
     def _groups(self):
         """The fast filter advanced to every event, and its groups as of now (raises
-        ``MemoryError`` past the budget)."""
+        ``MemoryError`` past the budget). With ``auto`` (two players) a filter runs per model
+        of :data:`.models.AUTO_MODELS` and the groups are their mixture (:meth:`_mix`)."""
         if self._ff is None:
             from .filter import FastFilter  # noqa: PLC0415
 
-            self._ff = FastFilter(self)
+            if self._models:
+                self._ffs = {n: FastFilter(self, model=m, giver="random" if n == "random" else None)
+                             for n, m in self._models.items()}
+            else:
+                self._ffs = {"uniform": FastFilter(self, use_model=False)}
+            self._ff = next(iter(self._ffs.values()))
         key = (len(self.events), self.settled)
         if self._now is None or self._now[0] != key:
-            self._ff.advance(self.events)
-            self._now = (key, self._ff.now(self.settled))
+            nows = {}
+            for n, ff in self._ffs.items():
+                ff.advance(self.events)
+                nows[n] = ff.now(self.settled)
+            self._now = (key, self._mix(nows))
         return self._ff, self._now[1]
+
+    def _mix(self, nows: dict) -> dict:
+        """The groups of ``auto``'s mixture from each model's groups ``nows`` (one model: its
+        groups). Each model's posterior is weighted by its marginal likelihood of the other
+        player's asks, ``Z_m = exp(log_scale) * total`` (the sum over consistent deals of the
+        product of the asks' likelihoods), with equal prior odds: the mixture's weight of a
+        state is ``sum_m P(m | asks) W_m / total_m``. Sets :attr:`_auto_weights`. Before the
+        other player asks, every model gives the same (integer) counts: those are used."""
+        import math  # noqa: PLC0415
+
+        if len(nows) == 1:
+            self._auto_weights = None
+            return next(iter(nows.values()))
+        ffs = self._ffs
+        if not any(ff.weighted for ff in ffs.values()):
+            self._auto_weights = {n: 1.0 / len(nows) for n in nows}
+            return nows[next(iter(nows))]
+        totals = {n: ffs[n].total(g) for n, g in nows.items()}
+        logz = {n: ffs[n].log_scale + math.log(totals[n]) if totals[n] else -math.inf for n in nows}
+        top = max(logz.values())
+        if not math.isfinite(top):
+            raise Contradiction("no deal is consistent with the events")
+        share = {n: math.exp(v - top) for n, v in logz.items()}
+        tot = sum(share.values())
+        self._auto_weights = {n: v / tot for n, v in share.items()}
+        out: dict = {}
+        for n, groups in nows.items():
+            f = self._auto_weights[n] / float(totals[n]) if totals[n] else 0.0
+            if not f:
+                continue
+            for key, (H, W) in groups.items():
+                out.setdefault(key, []).append((H, np.asarray(W, dtype=float) * f))
+        return {k: (np.concatenate([h for h, _ in v]), np.concatenate([w for _, w in v])) if len(v) > 1 else v[0]
+                for k, v in out.items()}
 
     def _draw_engine(self):
         if self._draws is None:
@@ -358,6 +410,7 @@ class GoFishBelief(Tracker):
         except MemoryError:
             self._use_draws = True
             self._ff = None
+            self._ffs = {}
             self._now = None
             return None
 
@@ -371,16 +424,17 @@ class GoFishBelief(Tracker):
             acc, total = ff.holdings(groups)
             if not total:
                 raise Contradiction("no deal is consistent with the events")
-            return {"exact": not ff.weighted, "den": total, "total": total if not ff.weighted else None,
+            weighted = any(f.weighted for f in self._ffs.values())
+            return {"exact": not weighted, "den": total, "total": total if not weighted else None,
                     "holdings": acc, "hidden": ff.book_ranks(groups), "book_log": ff.book_log,
-                    "known_books": ff.known_books, "weighted": ff.weighted}
+                    "known_books": ff.known_books, "weighted": weighted}
         eng = self._draw_engine()
         ans = eng.answer(self.events, self.settled)
         if self.exact_only and eng.last_mode == "mcmc":   # an exact sum in floating point is an answer
             raise MemoryError("the Go Fish belief is not exact here (the draw engine had to sample)")
         return {"exact": ans.exact, "den": ans.den, "total": ans.total, "holdings": ans.holdings,
                 "hidden": ans.books, "book_log": ans.book_log, "known_books": ans.known_books,
-                "stderr": ans.stderr, "bound": ans.bound}
+                "stderr": ans.stderr, "bound": ans.bound, "stderrs": ans.stderrs}
 
     def _run(self):
         """The reference filter over every event (cached per event count)."""
@@ -392,11 +446,26 @@ class GoFishBelief(Tracker):
 
     @property
     def model_used(self) -> str:
-        """The player model the answer weighs the deals by: :attr:`model_name` where it was
-        applied (two players, the joint filter), else ``"uniform"``."""
-        if self.model_name == "uniform" or self.engine == "reference":
+        """The player model the answer weighs the deals by: :attr:`model_name` where it
+        applies (two players, where the joint filter answers), else ``"uniform"`` (three or
+        more players, the draw engine: the constraint-only posterior whatever the model)."""
+        if self.model_name == "uniform" or self.engine == "reference" or self.players != 2:
             return "uniform"
-        return self.model_name if self._answer().get("weighted") else "uniform"
+        self._answer()
+        return self.model_name if self._ffs else "uniform"
+
+    @property
+    def model_fit(self) -> dict[str, Any] | None:
+        """How the player model weighs the other player (two players, a model other than
+        ``uniform``): ``{"seat", "asks" (its asks weighed), "weights" {model: share}}``;
+        ``weights`` is ``auto``'s mixture (each model's posterior probability given the asks,
+        equal prior odds) or ``{name: 1.0}`` for a fixed model. ``None`` when no model applies
+        (:attr:`model_used` is ``"uniform"``)."""
+        if self.model_used == "uniform":
+            return None
+        seat = self.others[0]
+        weights = dict(self._auto_weights) if self._auto_weights is not None else {self.model_name: 1.0}
+        return {"seat": seat, "asks": len(self._ask_ctx), "weights": weights}
 
     def _uniform_count(self) -> int:
         """The number of consistent deals when the answer is weighted by a player model (a
@@ -754,6 +823,44 @@ class GoFishBelief(Tracker):
         seats = self.others + ["stock"]
         return [{s: worlds[i, k].tolist() for k, s in enumerate(seats)} for i in pick]
 
+    def holdings_stderr(self) -> dict[Any, dict[str, dict[int, float]]] | None:
+        """The standard error of every probability of :meth:`holdings` when the answer was
+        sampled (mode ``"mcmc"``: batch means over the chain), in the same shape
+        (``{seat or "stock": {rank: {count: se}}}``); ``None`` when the answer is not sampled
+        (or too few steps were made to estimate it)."""
+        if self.engine == "reference":
+            return None
+        ses = self._answer().get("stderrs")
+        if not ses:
+            return None
+        out: dict[Any, dict[str, dict[int, float]]] = {}
+        for (s, r), d in ses["holdings"].items():
+            out.setdefault(s, {})[r] = dict(sorted(d.items()))
+        order = {s: i for i, s in enumerate(list(range(self.players)) + ["stock"])}
+        return {s: {r: out[s][r] for r in self.ranks if r in out[s]} for s in sorted(out, key=order.__getitem__)}
+
+    def books_stderr(self) -> list[dict[str, Any]] | None:
+        """Per face-down book (in the order laid, as the hidden ones of :meth:`books`): the
+        standard errors ``{"ranks": {rank: se}, "owner": {seat: se}}`` of a sampled answer;
+        ``None`` when it is not sampled."""
+        if self.engine == "reference":
+            return None
+        ses = self._answer().get("stderrs")
+        if not ses:
+            return None
+        return [{"ranks": dict(rk), "owner": dict(ow)} for rk, ow in ses["books"]]
+
+    def p_holds_stderr(self, seat: int, rank: str) -> float | None:
+        """The standard error of :meth:`p_holds` (``1 - P(no card)``: that of ``P(no card)``)
+        when the answer was sampled, else ``None`` (exact, or exact up to rounding)."""
+        ses = self.holdings_stderr()
+        if ses is None:
+            return None
+        d = ses.get(seat, {}).get(rank)
+        if d is None:
+            return 0.0   # the rank is certain here (a count of probability 1 on every step)
+        return float(d.get(0, 0.0))
+
     def p_holds(self, seat: int, rank: str) -> float:
         """P(``seat`` holds at least one card of ``rank`` now)."""
         h = self.holdings().get(seat, {}).get(rank)
@@ -768,7 +875,10 @@ class GoFishBelief(Tracker):
         ``consistent_deals`` (exact integer, or an estimate when ``exact`` is false),
         ``holdings`` (seats and counts as string keys), ``books``, ``exact``, ``mode`` (see
         :attr:`mode`), ``method`` and ``error_bound`` (see :attr:`method`,
-        :attr:`error_bound`) and, when sampled, ``stderr`` (see :attr:`stderr`) and ``sampling``
+        :attr:`error_bound`), ``model``, ``model_asked`` and ``model_fit`` (see :attr:`model_used`,
+        :attr:`model_fit`) and, when sampled, ``stderr`` (see :attr:`stderr`),
+        ``holdings_stderr`` and ``books_stderr`` (the standard error of every sampled
+        probability, shaped as ``holdings`` and the face-down ``books``) and ``sampling``
         (:attr:`sampling` plus ``target_met``: false when a ``precision`` was asked and the
         sampler stopped at ``max_steps`` above it)."""
         hold = {str(k): {r: {str(c): p for c, p in d.items()} for r, d in v.items()}
@@ -781,9 +891,16 @@ class GoFishBelief(Tracker):
             books.append(b)
         out = {"consistent_deals": self.consistent_deals, "exact": self.exact, "mode": self.mode,
                "method": self.method, "error_bound": self.error_bound, "model": self.model_used,
+               "model_asked": self.model_name, "model_fit": self.model_fit,
                "holdings": hold, "books": books}
         if self.stderr is not None:
             out["stderr"] = self.stderr
+        hse = self.holdings_stderr()
+        if hse is not None:
+            out["holdings_stderr"] = {str(k): {r: {str(c): x for c, x in d.items()} for r, d in v.items()}
+                                      for k, v in hse.items()}
+            out["books_stderr"] = [{"ranks": b["ranks"], "owner": {str(k): x for k, x in b["owner"].items()}}
+                                   for b in self.books_stderr() or []]
         info = self.sampling
         if info is not None:
             out["sampling"] = {**info, "target_met": target_met(info)}

@@ -76,10 +76,19 @@ class FastFilter:
             hand, budget).
     """
 
-    def __init__(self, tracker: Any, use_model: bool = True):
+    def __init__(self, tracker: Any, use_model: bool = True, model: Any = None, giver: str | None = None):
         t = self.t = tracker
-        #: weigh the states by the tracker's player model at the others' asks (``_ask_ctx``)
-        self.use_model = use_model
+        #: the player model (a :class:`~cardmind.belief.models.ChoiceModel`) that weighs the
+        #: states at the others' asks (the tracker's ``_ask_ctx``); ``None``: counts only
+        self.model = model if use_model else None
+        self.use_model = self.model is not None
+        #: the model also weighs which card another player hands over under ``give: "one"``:
+        #: ``"random"`` (any card of the rank it holds alike: ``1 / cards of the rank``);
+        #: ``None``: the hand-over is a fact only (the constraint-only semantics)
+        self.giver = giver if use_model else None
+        #: the log of the factor the float weights were divided by (so that the weights stay
+        #: in range): the true total weight is ``exp(log_scale) * total``
+        self.log_scale = 0.0
         self.R, self.K, self.S = t.R, t.K, t.S
         self.own = Counter(c[0] for c in t.hand)
         self.own_cards = set(t.hand)
@@ -184,7 +193,7 @@ class FastFilter:
             try:
                 ctx = self.t._ask_ctx.get(i) if self.use_model and getattr(self.t, "_ask_ctx", None) else None
                 if ctx is not None:
-                    self.groups = self._weigh(self.groups, *ctx)
+                    self.groups = self._weigh(self.groups, self.model, *ctx)
                 self.groups = self.step(self.groups, ev)
             except Contradiction as exc:
                 raise Contradiction(exc.message, i) from None
@@ -264,14 +273,17 @@ class FastFilter:
             if keep.any():
                 out[key] = (H[keep], np.asarray(W[keep], dtype=float) * np.exp(lw[keep] - top))
         self.weighted = True
+        if np.isfinite(top):
+            self.log_scale += top
         return self._rescale(out)
 
-    @staticmethod
-    def _rescale(groups: dict) -> dict:
-        """Keep float weights within range (divide by the largest)."""
+    def _rescale(self, groups: dict) -> dict:
+        """Keep float weights within range (divide by the largest; :attr:`log_scale` keeps
+        the factor)."""
         big = max((float(W.max()) for _, W in groups.values() if len(W)), default=0.0)
         if big > 0:
             groups = {k: (H, W / big) for k, (H, W) in groups.items()}
+            self.log_scale += float(np.log(big))
         return groups
 
     def _assume_lacks(self, groups: dict, ev: dict) -> dict:
@@ -362,6 +374,9 @@ class FastFilter:
         o = t.observer
         a, tg, r, given = ev["asker"], ev["target"], ev["rank"], list(ev["given"])
         give_all = t.options["give"] == "all"
+        if self.giver == "random" and given and tg != o and not give_all:
+            # the hand-over is weighed (floats) in every group alike
+            groups = {key: (H, np.asarray(W, dtype=float)) for key, (H, W) in groups.items()}
         out: dict = {}
         for (pub, bk, pend), (H, W) in groups.items():
             pub = list(pub)
@@ -381,6 +396,9 @@ class FastFilter:
                 dead = False
                 for c in given:
                     if c in pub[kt]:
+                        if self.giver == "random" and not give_all:
+                            # a random giver picked this public card: 1 / (its cards of the rank)
+                            W2 = W2 / (H2[:, c_t].astype(np.int64) + self.pubcount(pub[kt], r))
                         pub[kt] = pub[kt] - {c}
                         continue
                     if c in self.own_cards or any(c in q for q in pub):
@@ -392,7 +410,13 @@ class FastFilter:
                     x = H2[:, c_t].astype(np.int64)
                     m = x >= 1
                     H2, W2, x = H2[m].copy(), W2[m], x[m]
-                    W2 = self._div(self._mul(W2, x), u)
+                    if self.giver == "random" and not give_all:
+                        # a random giver hands over any of its x + p cards of the rank alike
+                        # (p public): x / u of the identities, each chosen 1 / (x + p) of the time
+                        W2 = W2 / u * (x / (x + self.pubcount(pub[kt], r)))
+                        self.weighted = True
+                    else:
+                        W2 = self._div(self._mul(W2, x), u)
                     H2[:, c_t] -= 1
                     u -= 1
                 if dead:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -59,12 +60,20 @@ class GoFishAskHint:
     reason: str
     score: float
     why: str = ""
+    #: sampled answers: the standard errors of ``probability`` and ``p_book`` (``None``: exact)
+    stderr: float | None = None
+    p_book_stderr: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (keys as the attributes, without ``why``)."""
-        return {"target": self.target, "rank": self.rank, "probability": self.probability,
-                "expected_cards": self.expected_cards, "p_book": self.p_book, "reason": self.reason,
-                "score": self.score}
+        """JSON form (keys as the attributes, without ``why``; ``stderr`` and
+        ``p_book_stderr`` only when sampled)."""
+        out = {"target": self.target, "rank": self.rank, "probability": self.probability,
+               "expected_cards": self.expected_cards, "p_book": self.p_book, "reason": self.reason,
+               "score": self.score}
+        if self.stderr is not None:
+            out["stderr"] = self.stderr
+            out["p_book_stderr"] = self.p_book_stderr
+        return out
 
 
 @dataclass
@@ -105,6 +114,9 @@ class GoFishHint(Advice):
     #: the player model the deals were weighed by (``GoFishBelief.model_used``), and the one asked
     model: str = "uniform"
     model_asked: str = "uniform"
+    #: how the model weighs the other player (``GoFishBelief.model_fit``: ``seat``, ``asks``,
+    #: ``weights`` {model: share}), ``None`` where no model applies
+    model_fit: dict | None = None
     #: the seat that must draw from the stock next (after a refusal, or forced), else ``None``;
     #: ``draw_after``: the rank of the refused ask it follows (``None`` for a forced draw)
     draw_due: int | None = None
@@ -128,6 +140,10 @@ class GoFishHint(Advice):
     give_known: bool = False
     #: the best ask, also when ``max_asks`` keeps none in :attr:`asks`
     top_ask: GoFishAskHint | None = None
+    #: sampled answers: the standard error of every probability of ``holdings`` (same shape)
+    holdings_stderr: dict | None = None
+    #: sampled answers: per face-down book, the standard errors ``{"ranks", "owner"}``
+    books_stderr: list | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -152,9 +168,16 @@ class GoFishHint(Advice):
             "method": self.method,
             "error_bound": self.error_bound,
             "model": self.model,
+            "model_asked": self.model_asked,
+            "model_fit": self.model_fit,
             **({"stderr": self.stderr} if self.stderr is not None else {}),
             **({"sampling": {**self.sampling, "target_met": target_met(self.sampling)}}
                if self.sampling is not None else {}),
+            **({"holdings_stderr": {str(k): {r: {str(c): x for c, x in d.items()} for r, d in v.items()}
+                                    for k, v in self.holdings_stderr.items()}}
+               if self.holdings_stderr is not None else {}),
+            **({"books_stderr": [{"ranks": b["ranks"], "owner": {str(k): x for k, x in b["owner"].items()}}
+                                 for b in self.books_stderr]} if self.books_stderr is not None else {}),
             "asks": [a.to_json() for a in self.asks],
             "hand_sizes": self.sizes,
             "stock": self.stock,
@@ -166,12 +189,12 @@ class GoFishHint(Advice):
         }
 
     # ------------------------------------------------------------------ words
-    def _chance(self, p: float, verbose: bool = False) -> str:
-        """``p`` by :func:`chance`; a sampled chance says so (and its standard error when
-        ``verbose``)."""
+    def _chance(self, p: float, verbose: bool = False, se: float | None = None) -> str:
+        """``p`` by :func:`chance`; a sampled chance says so (and, when ``verbose``, its
+        standard error ``se``, or the largest of the answer when ``se`` is not given)."""
         if self.mode != "mcmc" or p in (0.0, 1.0):
             return chance(p)
-        return chance(p, self.stderr if verbose else None) + " (sampled)"
+        return chance(p, (self.stderr if se is None else se) if verbose else None) + " (sampled)"
 
     def _seat(self, s: int) -> str:
         return "you" if s == self.observer else f"seat {s}"
@@ -298,6 +321,9 @@ class GoFishHint(Advice):
             se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
             console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
                                f"samples longer, --verbose says more", style="yellow"))
+        elif self.model_fit and any(self.model_fit["weights"].values()) and not self.exact:
+            console.print("The chances are exact sums over every deal of the cards that fits what you have seen, "
+                          "each weighed by the player model below.")
         else:
             console.print("The chances are exact: every deal of the cards that fits what you have seen counts.")
         self._render_model(console)
@@ -313,6 +339,7 @@ class GoFishHint(Advice):
     def _render_count(self, console: Console) -> None:
         """The count of consistent deals and how it was summed (``verbose``, ``cardmind belief``)."""
         how = "" if self.exact else {
+            "filter": " (every consistent deal counted exactly; the chances weigh each by the player model)",
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
             "compact": " (every consistent deal counted, in floating point: the count is approximate, "
@@ -322,26 +349,64 @@ class GoFishHint(Advice):
                         if self.stderr is not None else "")
                      + "; the count is a rough importance-sampling estimate, late in a game off "
                        "by orders of magnitude; see docs/gofish-belief.md)")
-        # a sampled count is rough; a floating-point sum is good to about 15 digits
-        count = f"about {float(self.consistent_deals):.1e}" if self.mode == "mcmc" else \
-            f"{float(self.consistent_deals):.15g}" if not self.exact and self.mode in ("enumerated", "compact") else \
-            f"{self.consistent_deals:,}"
+        # a sampled count is rough (2 digits); a floating-point sum is good to about 15 digits
+        # (4 shown): whole numbers with separators, never e-notation
+        count = f"roughly {_rounded(self.consistent_deals, 2)}" if self.mode == "mcmc" else \
+            f"about {_rounded(self.consistent_deals, 4)}" \
+            if not self.exact and self.mode in ("enumerated", "compact") else f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
 
     def _render_method(self, console: Console) -> None:
-        """Which method answered and its error bound (``verbose``, ``cardmind belief``)."""
-        bound = "unknown" if self.error_bound is None else "0 (exact)" if self.error_bound == 0 else \
-            f"{self.error_bound:.0e}"
-        if self.method:
-            console.print(f"Answered by {self.method}; error of any probability at most {bound}"
-                          + (" (4 standard errors: a statistical bound)" if self.mode == "mcmc" else ""))
+        """Which method answered and its error bound in words (``verbose``, ``cardmind belief``):
+        ``"Answered by the compact exact sum; each chance is off by less than one part in a
+        billion (rounding)."``"""
+        if not self.method:
+            return
+        b = self.error_bound
+        if self.mode == "mcmc":
+            bound = ("its error is unknown (too few steps to estimate it)" if b is None else
+                     f"each chance is within about {100 * b:.1f} points of the exact one (4 standard errors: "
+                     "a statistical bound, not a certain one)")
+        elif b == 0:
+            bound = "every chance is exact"
+        else:
+            bound = f"each chance is off by {_tiny(b)} (rounding)"
+        method = "the joint filter (exact counts)" if self.mode == "filter" else self.method
+        console.print(f"Answered by {method}; {bound}.")
 
     def _render_model(self, console: Console) -> None:
-        """The player model, when one was asked for."""
-        if self.model != "uniform" or self.model_asked != "uniform":
-            console.print(f"Player model: {self.model}" + (
-                " (the deals weighed by the likelihood of the other player's asks)" if self.model != "uniform" else
-                f" (the model {self.model_asked} asked for applies with two players only)"))
+        """Which player model the chances use, for whom, in words (:meth:`model_text`)."""
+        text = self.model_text()
+        if text:
+            console.print(Text(text))
+
+    def model_text(self) -> str:
+        """Which player model the chances use, for whom, in words: ``""`` for ``uniform`` asked
+        (the line on how the chances were counted says it); else a sentence such as ``"Player
+        model auto: seat 1's 20 asks fit a player with memory (peer) >99% and a random asker
+        <1%, so each deal counts by how likely those asks were."``"""
+        from .models import MODEL_WORDS  # noqa: PLC0415
+
+        if self.model_asked == "uniform":
+            return ""
+        if self.model == "uniform" or not self.model_fit:
+            return (f"Player model {self.model_asked} does not apply with {self.players} players: every deal that "
+                    "fits counts alike (the player models read the other player's asks in two-player games only).")
+        fit = self.model_fit
+        seat, asks, weights = fit["seat"], fit["asks"], fit["weights"]
+        head = f"Player model {self.model}: "
+        if self.model != "auto":
+            return (head + f"each deal counts by how likely seat {seat}'s {asks} ask{'s' if asks != 1 else ''} "
+                    f"were from {MODEL_WORDS.get(self.model, self.model)}.")
+        if not asks:
+            return head + (f"seat {seat} has not asked yet, so every deal that fits counts alike; its asks will "
+                           "be read as those of " + _or([MODEL_WORDS.get(m, m) for m in weights])
+                           + ", whichever fits them best.")
+        order = sorted(weights, key=lambda m: -weights[m])
+        parts = _and([f"{MODEL_WORDS.get(m, m)} {chance(weights[m])}" for m in order])
+        many = f"{asks} asks fit" if asks != 1 else "one ask fits"
+        return head + (f"seat {seat}'s {many} {parts}, so each deal counts by how likely those asks were "
+                       "from such players, in those shares.")
 
     def _render_asks(self, console: Console, verbose: bool) -> None:
         """The table of the best asks."""
@@ -367,13 +432,13 @@ class GoFishHint(Advice):
         if why:
             t.add_column("why")
         for i, a in enumerate(self.asks, 1):
-            row = [str(i), self._ask_words(a), self._chance(a.probability, verbose)]
+            row = [str(i), self._ask_words(a), self._chance(a.probability, verbose, a.stderr)]
             if verbose:
                 row.append(f"{a.expected_cards:.2f}")
             elif self.phase == 1 and self.give == "all":
                 row.append(f"{a.expected_cards:.1f}")
             if books or verbose:
-                row.append(self._chance(a.p_book, verbose) if self.phase == 1 else "")
+                row.append(self._chance(a.p_book, verbose, a.p_book_stderr) if self.phase == 1 else "")
             if verbose:
                 row.append(f"{a.score:.3f}")
             if why:
@@ -398,7 +463,8 @@ class GoFishHint(Advice):
         for r in self.ranks:
             if not any(r in self.holdings[s] for s in cols):
                 continue
-            t.add_row(r, *(self._cell(self.holdings[s].get(r), verbose) for s in cols))
+            ses = self.holdings_stderr or {}
+            t.add_row(r, *(self._cell(self.holdings[s].get(r), verbose, ses.get(s, {}).get(r)) for s in cols))
         console.print(t)
         if not verbose:
             console.print("(the chance of holding at least one card of the rank; in brackets how many, when "
@@ -410,23 +476,26 @@ class GoFishHint(Advice):
             t.add_column("made by")
             t.add_column("held by")
             t.add_column("ranks")
+            ses = iter(self.books_stderr or [])
             for i, b in enumerate(self.books, 1):
                 if b["known"]:
                     continue
+                se = (next(ses, None) or {}).get("ranks", {})
                 top = sorted(b["ranks"].items(), key=lambda kv: -kv[1])[:4]
                 owner = b["owner"] if not isinstance(b["owner"], dict) else max(b["owner"], key=b["owner"].get)
                 t.add_row(str(i), str(b["maker"]), str(owner),
-                          "  ".join(f"{r}: {self._chance(p, verbose)}" for r, p in top))
+                          "  ".join(f"{r}: {self._chance(p, verbose, se.get(r))}" for r, p in top))
             console.print(t)
         elif self.books and not (record is not None and record.options.get("books_face_up")):
             console.print("Face-down books, every rank worked out from the events: " + ", ".join(
                 f"#{i} {max(b['ranks'], key=b['ranks'].get)} (made by seat {b['maker']})"
                 for i, b in enumerate(self.books, 1)))
 
-    def _cell(self, d: dict[int, float] | None, verbose: bool) -> str:
+    def _cell(self, d: dict[int, float] | None, verbose: bool, se: dict[int, float] | None = None) -> str:
         """One cell of the holdings table: ``"·"`` for none; the chance of at least one, with
         the count in brackets when it is certain (``"100% (3)"``); ``verbose``: the expected
-        count and that chance (``"0.72 (58%)"``)."""
+        count and that chance (``"0.72 (58%)"``; sampled: with its standard error in points,
+        ``"0.72 (58% ± 3)"``, ``se`` the standard errors of the counts' probabilities)."""
         if not d:
             return "·"
         e = sum(c * p for c, p in d.items())
@@ -434,7 +503,11 @@ class GoFishHint(Advice):
         if e == 0:
             return "·"
         if verbose:
-            return f"{e:.2f} ({100 * some:.0f}%)"
+            pm = ""
+            if se is not None and self.mode == "mcmc" and 0 < some < 1:
+                x = round(100 * se.get(0, 0.0))
+                pm = f" ± {x}" if x >= 1 else " ± <1"
+            return f"{e:.2f} ({100 * some:.0f}%{pm})"
         if len(d) == 1:
             return f"{chance(1.0)} ({next(iter(d))})"
         return self._chance(some)
@@ -496,10 +569,11 @@ class GoFishHint(Advice):
             for a in self.asks[:5]:
                 extra = ""
                 if self.phase == 1:
-                    extra = f", completes a book {self._chance(a.p_book, True)}"
+                    extra = f", completes a book {self._chance(a.p_book, True, a.p_book_stderr)}"
                     if self.give == "all":
                         extra += f", on average you would win {_cards_words(a.expected_cards)}"
-                console.print(f"- {self._ask_words(a)}: hit {self._chance(a.probability, True)}{extra}: {a.reason}.")
+                console.print(f"- {self._ask_words(a)}: hit {self._chance(a.probability, True, a.stderr)}{extra}: "
+                              f"{a.reason}.")
         known = self._known_text(limit=8)
         if known:
             console.print(f"Certain: {known}.")
@@ -513,6 +587,9 @@ class GoFishHint(Advice):
         elif self.exact:
             console.print(f"The chances are exact: every deal of the cards that fits what you have seen counts the "
                           f"same, and there are {big_number(n)} of them.")
+        elif self.mode == "filter":
+            console.print(f"The chances are sums over every deal of the cards that fits what you have seen "
+                          f"({big_number(n)}), each weighed by the player model below.")
         else:
             console.print(f"The chances are exact sums over every deal of the cards that fits what you have seen "
                           f"({big_number(n)}), added in floating point: each is off by "
@@ -522,6 +599,26 @@ class GoFishHint(Advice):
     def render_tables(self, console: Console) -> None:
         """The belief tables alone (the advisor's ``table``), in the default words."""
         self._render_tables(console, None, verbose=False)
+
+
+def _and(items: list[str], word: str = "and") -> str:
+    """``"a, b and c"``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _or(items: list[str]) -> str:
+    """``"a, b or c"``."""
+    return _and(items, "or")
+
+
+def _rounded(n: float, digits: int) -> str:
+    """A large count rounded to ``digits`` significant digits, written out with separators
+    (``"17,890,000,000,000,000,000"``), never in e-notation."""
+    n = int(round(float(n)))
+    if n <= 0:
+        return "0"
+    drop = max(0, len(str(n)) - digits)
+    return f"{round(n, -drop):,}"
 
 
 def _tiny(bound: float | None) -> str:
@@ -553,6 +650,7 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
     own = st.hands[me] or set()
     S = belief.S
     mine: list[str] = []
+    hse = belief.holdings_stderr()   # sampled: the standard error of every probability
     if phase == 1:
         mine = sorted({c[0] for c in own}, key=belief.ranks.index)
         for r in mine:
@@ -573,9 +671,18 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                     p_book = d.get(S - have, 0.0)
                 reason, why = _reason(belief, t, r, p)
                 score = p + 0.3 * p_book + 0.05 * exp_cards
-                asks.append(GoFishAskHint(t, r, p, exp_cards, p_book, reason, score, why))
+                se = se_book = None
+                if hse is not None:
+                    row = hse.get(t, {}).get(r, {})
+                    se = float(row.get(0, 0.0)) if 0 < p < 1 else 0.0
+                    se_book = se if belief.options["give"] == "one" else float(row.get(S - have, 0.0))
+                    se_book = se_book if p_book > 0 else 0.0
+                asks.append(GoFishAskHint(t, r, p, exp_cards, p_book, reason, score, why, se, se_book))
     else:
         held_ranks = {r for b in books if b["owner"] == me and b["known"] for r in b["ranks"]}
+        bse = belief.books_stderr()
+        hidden_se = iter(bse or [])
+        book_se = [next(hidden_se, None) if not b["known"] else None for b in books]
         for r in belief.ranks:
             if r in held_ranks:
                 continue
@@ -583,16 +690,22 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                 if t == me:
                     continue
                 p = 0.0
-                for b in books:
+                var = 0.0   # sampled: the books' errors taken as independent (an approximation)
+                for b, bs in zip(books, book_se):
                     owner = b["owner"]
                     q_owner = (1.0 if owner == t else 0.0) if not isinstance(owner, dict) else owner.get(t, 0.0)
                     p += q_owner * b["ranks"].get(r, 0.0)
+                    if bs is not None:
+                        var += (q_owner * bs["ranks"].get(r, 0.0)) ** 2
+                        if isinstance(owner, dict):
+                            var += (b["ranks"].get(r, 0.0) * bs["owner"].get(t, 0.0)) ** 2
                 if p <= 0:
                     continue
                 reason = (f"seat {t} holds the book of {r}" if p >= 0.9995 else
                           f"{_pct(belief, p)} chance seat {t} holds the book of {r}")
                 why = "it holds it" if p >= 0.9995 else ""
-                asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p, why))
+                se = float(np.sqrt(var)) if bse is not None else None
+                asks.append(GoFishAskHint(t, r, p, 4 * p, 0.0, reason, p, why, se, 0.0 if se is not None else None))
     # scores equal up to rounding (symmetric asks) are ties: rank order, then seat, decide
     asks.sort(key=lambda a: (-round(a.score, 9), belief.ranks.index(a.rank), a.target))
     if st.to_move() != me and not st.is_over():
@@ -621,6 +734,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                       belief.exact, asks[:max_asks], hold, books, sizes, st.stock_count, notes,
                       belief.mode, belief.stderr, info, hand=hand, final=final, method=belief.method,
                       error_bound=belief.error_bound, model=belief.model_used, model_asked=belief.model_name,
+                      model_fit=belief.model_fit, holdings_stderr=hse,
+                      books_stderr=belief.books_stderr() if hse is not None else None,
                       draw_due=None if due is None else due["player"],
                       draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
                       books_held=st.books_per_seat(), give=belief.options["give"],

@@ -30,8 +30,28 @@ hypothetical holdings:
 
 The weights are fitted by maximum likelihood on the asks of ``peer`` players in simulated
 two-player games (:func:`fit_ask_model`, ``eval/gofish_fit_model.py``); the fitted model is
-``peer_model.json`` beside this module. Models: ``uniform`` (the constraint-only
-posterior, the default) and ``peer``.
+``peer_model.json`` beside this module. The same features fitted on the asks of the
+``belief`` player (against ``peer``) give ``belief_model.json``: it asks by the exact chances,
+which the ``peer`` model's memory-based features explain less well.
+
+Models (:data:`MODELS`, the default first):
+
+* ``auto`` (the default): the other player is weighed by every model of :data:`AUTO_MODELS`
+  (``peer``, ``belief``, and ``random``: every rank it holds equally likely), each by how
+  well it explains the other player's asks so far: a Bayesian mixture, the posterior of the
+  deal under each model weighted by that model's marginal likelihood of the asks (equal prior
+  odds). Where the asks fit ``peer`` (as a player with memory asks) the chances are
+  ``peer``'s; where they look random, close to ``uniform``.
+* ``uniform``: the constraint-only posterior (every consistent deal alike);
+* ``peer``, ``belief``: a fitted model alone;
+* ``random``: the likelihood of a player asking for one of its ranks at random and, under
+  ``give: "one"``, handing over one of its cards of the rank at random (the joint filter's
+  ``giver``; the fitted models leave the hand-over a fact: ``peer`` and ``belief`` hand over a
+  public card first, which the public memory already shows).
+
+The models apply where the exact joint filter answers with **two players**; with three or
+more (the draw engine) the answer is the constraint-only one whatever the model, and the
+output says so (:attr:`~.belief.GoFishBelief.model_used`).
 """
 
 from __future__ import annotations
@@ -49,9 +69,16 @@ from ...belief.models import ChoiceModel, SoftmaxChoice, UniformChoice, model_fr
 ASK_FEATURES = ("known", "known_most", "plausible", "held", "most", "shown", "chance", "hopeless")
 #: the share of the best guess's chance a plausible guess has at least (``peer``'s)
 PLAUSIBLE = 0.3
-#: the player models of the tracker, the default first
-MODELS = ("uniform", "peer")
+#: the player models of the tracker, the default first (see the module docstring)
+MODELS = ("auto", "uniform", "peer", "belief", "random")
+#: the models ``auto`` weighs the other player by, with equal prior odds
+AUTO_MODELS = ("peer", "belief", "random")
+#: what each fitted model means in words (the output's "weighs seat 1 as ...")
+MODEL_WORDS = {"peer": "a player with memory (peer)", "belief": "a counting player (belief)",
+               "random": "a random asker"}
 MODEL_FILE = Path(__file__).resolve().parent / "peer_model.json"
+#: the fitted model of the ``belief`` player's asks (``eval/gofish_fit_model.py --kind belief``)
+BELIEF_MODEL_FILE = Path(__file__).resolve().parent / "belief_model.json"
 
 
 @dataclass
@@ -159,18 +186,20 @@ def log_likelihood(model: ChoiceModel, ctx: AskContext, counts: np.ndarray, rank
 
 
 def load(name: str) -> ChoiceModel:
-    """The model ``name`` (one of :data:`MODELS`).
+    """The choice model ``name`` (``uniform``/``random``: every option alike; ``peer``: the
+    fitted model). ``auto`` is not one model: it mixes those of :data:`AUTO_MODELS`.
 
     Raises:
         ValueError: an unknown name, or the fitted model's file is missing or malformed.
     """
-    if name == "uniform":
+    if name in ("uniform", "random"):
         return UniformChoice()
-    if name == "peer":
+    if name in ("peer", "belief"):
+        path = MODEL_FILE if name == "peer" else BELIEF_MODEL_FILE
         try:
-            return model_from_json(json.loads(MODEL_FILE.read_text()))
+            return model_from_json(json.loads(path.read_text()))
         except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(f"the Go Fish player model 'peer' could not be read from {MODEL_FILE}: {exc}") from None
+            raise ValueError(f"the Go Fish player model {name!r} could not be read from {path}: {exc}") from None
     raise ValueError(f"unknown Go Fish player model {name!r} (one of {', '.join(MODELS)})")
 
 
@@ -197,10 +226,13 @@ class ShownRanks:
                 s.discard(ev["rank"])
 
 
-def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer") -> SoftmaxChoice:
-    """Fit the ask model by maximum likelihood on the asks of ``peer`` players in ``games``
-    simulated games (default options; seeded): every ask a ``peer`` made with more than one
-    option, the features from the public memory at the ask and its true holdings.
+def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer", kind: str = "peer",
+                  against: str = "peer") -> SoftmaxChoice:
+    """Fit the ask model by maximum likelihood on the asks of ``kind`` players (default
+    ``peer``) in ``games`` simulated games (default options; seeded) against ``against``
+    players (seat ``g % players`` is the ``kind`` player; every seat when both are the same):
+    every ask a ``kind`` player made with more than one option, the features from the public
+    memory at the ask and its true holdings.
 
     Raises:
         ValueError: no decision to fit on.
@@ -219,14 +251,15 @@ def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer
         mem = GoFishPeerAgent(game, 0, opts, game.observer_header(header, 0))
         mem.common = True
         shown = ShownRanks(players, opts["give"] == "all")
-        agents = [resolve_agent("peer", game)(game, s, opts, game.observer_header(header, s)) for s in range(players)]
+        kinds = [kind if (s == g % players or kind == against) else against for s in range(players)]
+        agents = [resolve_agent(kinds[s], game)(game, s, opts, game.observer_header(header, s)) for s in range(players)]
         prng = [np.random.default_rng([seed, g, s]) for s in range(players)]
         for _ in range(5000):
             if state.is_over():
                 break
             seat = state.to_move()
             action = agents[seat].act(prng[seat])
-            if isinstance(action, Ask):
+            if isinstance(action, Ask) and kinds[seat] == kind:
                 target = action.target
                 ctx = ask_context(mem, mem.state, seat, target, shown.shown[seat])
                 counts = np.zeros((1, len(state.ranks)), dtype=np.int64)
@@ -248,8 +281,9 @@ def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer
                 mem.observe(state.redact(ev, 0))
                 shown.observe(state.redact(ev, 0))
     return SoftmaxChoice.fit(decisions, ASK_FEATURES, name=name,
-                             source=f"{games} simulated {players}-player games of peer players (seed {seed})")
+                             source=f"{games} simulated {players}-player games of {kind} players"
+                                    + (f" against {against}" if against != kind else "") + f" (seed {seed})")
 
 
-__all__ = ["ASK_FEATURES", "AskContext", "MODELS", "ShownRanks", "ask_context", "ask_features", "fit_ask_model",
+__all__ = ["ASK_FEATURES", "AUTO_MODELS", "AskContext", "MODELS", "MODEL_WORDS", "ShownRanks", "ask_context", "ask_features", "fit_ask_model",
            "load", "log_likelihood"]

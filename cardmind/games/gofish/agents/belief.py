@@ -80,7 +80,9 @@ class GoFishBeliefAgent(Agent):
         model: the tracker's player model (:mod:`..models`): ``"peer"`` (default) weighs the
             consistent deals by the fitted likelihood of the other player's asks (two
             players; with more the tracker's answer is the uniform one), ``"uniform"`` counts
-            them alike.
+            them alike, ``"auto"`` mixes ``peer`` and ``random`` by how well each explains
+            the asks (the tracker's default, used by the advice; about twice the filter's
+            work), ``"random"`` weighs them as a random asker's.
         order: how it guesses when no hit is certain: ``"held"`` (default: ``peer``'s order on
             the exact chances, the rank held most among the plausible asks) or ``"ev"`` (the
             best EV).
@@ -157,7 +159,7 @@ class GoFishBeliefAgent(Agent):
 
     #: the settings that take one of a few words
     CHOICES = {"sampled": ("search", "peer", "use"), "sampled_worlds": ("chain", "memory"), "order": ("held", "ev"),
-               "model": ("uniform", "peer")}
+               "model": ("peer", "auto", "uniform", "belief", "random")}
 
     @classmethod
     def check_settings(cls, settings):

@@ -28,6 +28,9 @@ class _Answer:
     leaves: int | None = None
     steps: int = 0
     stderr: float | None = None     # sampled answers: largest estimated standard error (None: too few steps)
+    #: sampled answers: the standard error of every probability, as ``holdings`` and ``books``
+    #: hold them (``{"holdings": {key: {count: se}}, "books": [({rank: se}, {owner: se})]}``)
+    stderrs: dict | None = None
     bound: float = 0.0              # exact sums in floating point: a bound on a probability's rounding error
 
 

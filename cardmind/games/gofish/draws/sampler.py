@@ -474,7 +474,8 @@ class Sampler:
         hold, books = rec.means()
         self.delta = delta
         se = rec.stderr()
-        return _Answer(False, None, hold, books, 1.0, steps=step - burn, stderr=se if np.isfinite(se) else None)
+        return _Answer(False, None, hold, books, 1.0, steps=step - burn, stderr=se if np.isfinite(se) else None,
+                       stderrs=rec.stderrs() if np.isfinite(se) else None)
 
     def _seat_product(self, tl: _Timeline, delta: list, js: list[int], rng: np.random.Generator,
                       backward: bool) -> "_Product":
@@ -621,6 +622,8 @@ class _Samples:
     def __init__(self, n_books: int):
         self.h: dict = {}
         self.b = [[{}, {}, 0] for _ in range(n_books)]
+        #: per face-down book, every recorded step's (rank weights, owner weights)
+        self.b_rows: list[list[tuple[dict, dict]]] = [[] for _ in range(n_books)]
 
     def add(self, tmp_h: dict, tmp_b: list, keep: set | None, makers: list[int]) -> None:
         """Add one step's marginals (``keep``: the seats whose holdings and books count; the
@@ -632,6 +635,7 @@ class _Samples:
             if i >= len(self.b) or not (keep is None or makers[i] in keep):
                 continue
             acc = self.b[i]
+            self.b_rows[i].append((dict(rk), dict(ow)))
             for q, v in rk.items():
                 acc[0][q] = acc[0].get(q, 0.0) + v
             for q, v in ow.items():
@@ -650,6 +654,41 @@ class _Samples:
             books.append(({q: v / n for q, v in rk.items() if v / n > 1e-15},
                           {o: v / n for o, v in ow.items() if v / n > 1e-15}))
         return hold, books
+
+    @staticmethod
+    def _batch_se(X: np.ndarray) -> np.ndarray | None:
+        """The batch-means standard error of the mean of every column of ``X`` (one row per
+        recorded step; ``settings.STDERR_BATCHES`` batches), ``None`` below 4 rows."""
+        n = len(X)
+        B = min(settings.STDERR_BATCHES, n // 2)
+        if B < 2:
+            return None
+        cuts = np.linspace(0, n, B + 1).astype(int)
+        bm = np.array([X[cuts[i]:cuts[i + 1]].mean(axis=0) for i in range(B)])
+        return bm.std(axis=0, ddof=1) / np.sqrt(B)
+
+    def stderrs(self) -> dict:
+        """The batch-means standard error of every probability of :meth:`means`:
+        ``{"holdings": {key: {count: se}}, "books": [({rank: se}, {owner: se})]}`` (the
+        counts, ranks and owners :meth:`means` gives; a key with too few steps is left out)."""
+        hold = {}
+        for key, rows in self.h.items():
+            X = np.asarray(rows)
+            se = self._batch_se(X)
+            if se is None:
+                continue
+            m = X.mean(axis=0)
+            hold[key] = {c: float(se[c]) for c, x in enumerate(m) if x > 1e-15}
+        books = []
+        for rows in self.b_rows:
+            out = []
+            for part in (0, 1):
+                names = sorted({q for r in rows for q in r[part]}, key=str)
+                X = np.array([[r[part].get(q, 0.0) for q in names] for r in rows]) if names else np.zeros((0, 0))
+                se = self._batch_se(X) if names else None
+                out.append({} if se is None else {q: float(v) for q, v in zip(names, se)})
+            books.append(tuple(out))
+        return {"holdings": hold, "books": books}
 
     def stderr(self) -> float:
         """The largest batch-means standard error of any holdings probability
