@@ -417,13 +417,14 @@ class CariocaBelief(Tracker):
             self._cache["seat_models"] = out
             self._cache["model_fit"] = {}
             return out
-        from .models import AUTO_MODELS, seat_log_likelihoods  # noqa: PLC0415
+        from .models import AUTO_MODELS, seat_log_likelihoods_by_model  # noqa: PLC0415
 
         ws = self._cache.get("sampled")
         if ws is None:
             ws = self._cache["sampled"] = self.sample_worlds(self.samples, self._rng(1))
-        per = {m: seat_log_likelihoods(self, ws, {s: m for s in others if s in chose}, recent=self.recent)
-               for m in AUTO_MODELS}
+        by_seat = seat_log_likelihoods_by_model(self, ws, {s: AUTO_MODELS for s in others if s in chose},
+                                                recent=self.recent)
+        per = {m: {s: by_seat[s][m] for s in by_seat} for m in AUTO_MODELS}
         fit: dict[int, dict[str, float]] = {}
         out = {}
         for s in others:

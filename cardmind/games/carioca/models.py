@@ -264,8 +264,23 @@ def seat_log_likelihoods(tracker, worlds: list, models: dict[int, str],
     Raises:
         ValueError: a model with no fitted weights.
     """
+    per = seat_log_likelihoods_by_model(tracker, worlds, {s: (m,) for s, m in models.items()}, recent)
+    return {s: per[s][m] for s, m in models.items() if s in per}
+
+
+def seat_log_likelihoods_by_model(tracker, worlds: list, models: dict[int, tuple[str, ...]],
+                                  recent: int | None = None) -> dict[int, dict[str, np.ndarray]]:
+    """Per other seat ``s`` of ``models`` and per player model ``m`` of ``models[s]``: the
+    log-likelihood of the seat's choices this hand in each world under ``m`` (as
+    :func:`world_log_likelihoods`), shape ``(len(worlds),)``. The hands at each decision and
+    the choices' feature rows are built once per world and seat and scored by every model, so
+    weighing several models (``auto``) costs little more than one.
+
+    Raises:
+        ValueError: a model with no fitted weights.
+    """
     fitted = {}
-    for name in set(models.values()):
+    for name in {m for ms in models.values() for m in ms}:
         offer_m, discard_m = load(name)
         fitted[name] = (list(getattr(offer_m, "weights", np.zeros(len(OFFER_FEATURES)))),
                         list(getattr(discard_m, "weights", np.zeros(len(DISCARD_FEATURES)))))
@@ -280,12 +295,12 @@ def seat_log_likelihoods(tracker, worlds: list, models: dict[int, str],
     events = tracker.hand_events
     penalty = tracker.options["steal_penalty"]
     others = [s for s in range(tracker.players) if s != tracker.observer and s in models]
-    out = {s: np.zeros(len(worlds)) for s in others}
+    out = {s: {m: np.zeros(len(worlds)) for m in models[s]} for s in others}
     for j, (hands, _stock) in enumerate(worlds):
         rng = np.random.default_rng([tracker.seed, len(tracker.events), j])
         for s in others:
-            wo, wd = fitted[models[s]]
-            total = 0.0
+            names = models[s]
+            total = dict.fromkeys(names, 0.0)
             at = hands_at_decisions(events, decisions, s, Counter(hands[s]), penalty, rng)
             for i, d in decisions:
                 if d["seat"] != s or i not in at:
@@ -293,13 +308,17 @@ def seat_log_likelihoods(tracker, worlds: list, models: dict[int, str],
                 hand = at[i]
                 if d["kind"] == "offer":
                     d["ctx"]["steal"] = d["steal"]
-                    total += _logp(wo, offer_rows(d["card"], hand, d["ctx"]), 0 if d["accept"] else 1)
+                    rows = offer_rows(d["card"], hand, d["ctx"])
+                    chosen, which = (0 if d["accept"] else 1), 0
                 else:
                     cards, rows = discard_rows(hand, d["ctx"])
                     if d["card"] not in cards or len(cards) < 2:
                         continue
-                    total += _logp(wd, rows, cards.index(d["card"]))
-            out[s][j] = total
+                    chosen, which = cards.index(d["card"]), 1
+                for m in names:
+                    total[m] += _logp(fitted[m][which], rows, chosen)
+            for m in names:
+                out[s][m][j] = total[m]
     return out
 
 
@@ -337,4 +356,5 @@ def fit_models(records: list, name: str, seats: list[set[int]] | None = None) ->
 
 
 __all__ = ["AUTO_MODELS", "DISCARD_FEATURES", "MODELS", "OFFER_FEATURES", "decision_of", "discard_features", "fit_models",
-           "hands_at_decisions", "load", "neighbours", "offer_features", "world_log_likelihoods"]
+           "hands_at_decisions", "load", "neighbours", "offer_features", "seat_log_likelihoods",
+           "seat_log_likelihoods_by_model", "world_log_likelihoods"]
