@@ -38,6 +38,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from calibration_common import BINS, reliability  # noqa: E402
 
 MARK_BEGIN = "<!-- calibration-carioca:begin -->"
 MARK_END = "<!-- calibration-carioca:end -->"
@@ -45,19 +48,9 @@ KINDS = ("random", "peer", "belief")
 MODELS = ("auto", "uniform")
 QUANTITIES = (("taken", "a discard is taken or stolen"), ("down", "an opponent goes down by the end of its next turn"),
               ("out", "an opponent goes out by the end of its next turn"))
-BINS = np.linspace(0.0, 1.0, 11)
 KIND_ID = {k: i for i, k in enumerate(KINDS)}
 
 
-def reliability(p: np.ndarray, y: np.ndarray) -> list[tuple[int, float, float]]:
-    """Per bin of :data:`BINS` (the last includes 1): ``(count, mean predicted, observed)``."""
-    out = []
-    idx = np.clip(np.digitize(p, BINS[1:-1]), 0, len(BINS) - 2)
-    for b in range(len(BINS) - 1):
-        m = idx == b
-        n = int(m.sum())
-        out.append((n, float(p[m].mean()) if n else float("nan"), float(y[m].mean()) if n else float("nan")))
-    return out
 
 
 def simulate(kind: str, deal: int, hands: int, seed: int):

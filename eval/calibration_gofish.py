@@ -33,6 +33,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from calibration_common import BINS, reliability  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
@@ -45,7 +48,6 @@ MARK_END = "<!-- calibration-gofish:end -->"
 #: of every deal, so each game scores both kinds' views
 PAIRINGS = [(2, "peer", "random"), (2, "peer", "peer"), (2, "peer", "belief"), (2, "belief", "random"),
             (2, "belief", "belief"), (4, "peer", "random"), (4, "peer", "peer"), (4, "peer", "belief")]
-BINS = np.linspace(0.0, 1.0, 11)
 #: the target of issue 24: within this many points in every bin of at least MIN_N predictions
 TARGET, MIN_N = 0.05, 100
 
@@ -71,15 +73,6 @@ class Scores:
         return a[:, 0], a[:, 1]
 
 
-def reliability(p: np.ndarray, y: np.ndarray) -> list[tuple[int, float, float]]:
-    """Per bin of :data:`BINS` (the last includes 1): (count, mean predicted, observed)."""
-    out = []
-    idx = np.clip(np.digitize(p, BINS[1:-1]), 0, len(BINS) - 2)
-    for b in range(len(BINS) - 1):
-        m = idx == b
-        n = int(m.sum())
-        out.append((n, float(p[m].mean()) if n else float("nan"), float(y[m].mean()) if n else float("nan")))
-    return out
 
 
 def simulate(players: int, kind_a: str, kind_b: str, games: int, seed: int, options: dict | None = None):

@@ -35,6 +35,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from calibration_common import BINS, reliability  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
@@ -49,7 +52,6 @@ PAIRINGS = [("belief", "peer"), ("peer", "random"), ("belief", "random")]
 QUANTITIES = ("open", "foot", "out")
 WORDS = {"open": "opens", "foot": "reaches its foot", "out": "goes out"}
 MODELS = ("auto", "uniform")
-BINS = np.linspace(0.0, 1.0, 11)
 
 
 def simulate(k0: str, k1: str, games: int, seed: int, options: dict):
@@ -141,15 +143,6 @@ def score_game(rec, kinds: list[str], every: int, worlds: int, rows: list) -> in
     return moments
 
 
-def reliability(p: np.ndarray, y: np.ndarray) -> list[tuple[int, float, float]]:
-    """Per bin of :data:`BINS` (the last includes 1): (count, mean predicted, observed)."""
-    out = []
-    idx = np.clip(np.digitize(p, BINS[1:-1]), 0, len(BINS) - 2)
-    for b in range(len(BINS) - 1):
-        m = idx == b
-        n = int(m.sum())
-        out.append((n, float(p[m].mean()) if n else float("nan"), float(y[m].mean()) if n else float("nan")))
-    return out
 
 
 def report(rows: list) -> tuple[str, list[str]]:

@@ -47,6 +47,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from calibration_common import BINS, reliability  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
@@ -67,7 +70,6 @@ TARGET, MIN_BIN = 0.05, 100
 #: the pairings simulated: (players, team 0's kind, team 1's kind)
 PAIRINGS = [(6, "belief", "peer"), (6, "peer", "random"), (6, "belief", "random"), (6, "peer", "peer"),
             (8, "belief", "peer"), (8, "peer", "random")]
-BINS = np.linspace(0.0, 1.0, 11)
 EPS = 1e-6
 
 
@@ -102,15 +104,6 @@ def logloss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))) if len(p) else float("nan")
 
 
-def reliability(p: np.ndarray, y: np.ndarray) -> list[tuple[int, float, float]]:
-    """Per bin of :data:`BINS` (the last bin includes 1): (count, mean predicted, observed)."""
-    out = []
-    idx = np.clip(np.digitize(p, BINS[1:-1]), 0, len(BINS) - 2)
-    for b in range(len(BINS) - 1):
-        m = idx == b
-        n = int(m.sum())
-        out.append((n, float(p[m].mean()) if n else float("nan"), float(y[m].mean()) if n else float("nan")))
-    return out
 
 
 # ----------------------------------------------------------------------------- scoring one game
