@@ -569,6 +569,10 @@ class CariocaHint(Advice):
         console.print(Text(self.headline(), style="bold green"))
         for line in self.options()[:max(0, options)]:
             console.print(f"  {line}")
+        n = max(self.wanted_samples or 0, 0 if self.exact else self.samples)
+        if n:   # issue 24: a sampled answer says so, also in the live lines
+            console.print(Text(f"  (chances sampled over {n} deals of the unseen cards: 'why' gives their "
+                               "standard errors)", style="dim"))
 
     def render_why(self, console: Console) -> None:
         """The reasoning behind the advice, in words, with its numbers."""
