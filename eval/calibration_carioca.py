@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from calibration_common import BINS, reliability  # noqa: E402
+from calibration_common import BINS, reliability, reliability_cells  # noqa: E402
 
 MARK_BEGIN = "<!-- calibration-carioca:begin -->"
 MARK_END = "<!-- calibration-carioca:end -->"
@@ -141,17 +141,9 @@ def report(data: dict, misses: list[str]) -> str:
                 if not rows:
                     continue
                 a = np.array(rows, dtype=float)
-                cells = []
-                for b, (n, mp, ob) in enumerate(reliability(a[:, 0], a[:, 1])):
-                    if not n:
-                        cells.append("")
-                        continue
-                    txt = f"{n}: {mp:.2f} / {ob:.2f}"
-                    if n >= 100 and abs(mp - ob) > 0.05:
-                        txt = f"**{txt}**"
-                        misses.append(f"{q} against {kind}, {m}, bin {BINS[b]:.1f}-{BINS[b + 1]:.1f}: "
-                                      f"{n} predictions, predicted {100 * mp:.0f}%, observed {100 * ob:.0f}%")
-                    cells.append(txt)
+                cells, missed = reliability_cells(a[:, 0], a[:, 1])
+                misses += [f"{q} against {kind}, {m}, bin {label}: {n} predictions, predicted {100 * mp:.0f}%, "
+                           f"observed {100 * ob:.0f}%" for label, n, mp, ob in missed]
                 lines.append(f"| {kind} | {m} | {len(rows)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from calibration_common import BINS, reliability  # noqa: E402
+from calibration_common import BINS, MIN_N, TARGET, reliability, reliability_cells  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
@@ -48,8 +48,6 @@ MARK_END = "<!-- calibration-gofish:end -->"
 #: of every deal, so each game scores both kinds' views
 PAIRINGS = [(2, "peer", "random"), (2, "peer", "peer"), (2, "peer", "belief"), (2, "belief", "random"),
             (2, "belief", "belief"), (4, "peer", "random"), (4, "peer", "peer"), (4, "peer", "belief")]
-#: the target of issue 24: within this many points in every bin of at least MIN_N predictions
-TARGET, MIN_N = 0.05, 100
 
 
 class Scores:
@@ -126,16 +124,8 @@ def fmt_table(scores: Scores, keys: list[tuple[int, str, str]]) -> list[str]:
     for key in keys:
         p, y = scores.arrays(lambda k, key=key: k == key)
         cert = scores.certain.get(key, [])
-        cells = []
-        for b, (n, mp, ob) in enumerate(reliability(p, y)):
-            if not n:
-                cells.append("")
-                continue
-            txt = f"{n}: {mp:.2f} / {ob:.2f}"
-            if n >= MIN_N and abs(mp - ob) > TARGET:
-                txt = f"**{txt}**"
-                misses.append((key, f"{BINS[b]:.1f}-{BINS[b + 1]:.1f}", n, mp, ob))
-            cells.append(txt)
+        cells, missed = reliability_cells(p, y)
+        misses += [(key, *miss) for miss in missed]
         c = f"{len(cert)} ({100 * np.mean(cert):.0f}%)" if cert else "0"
         lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {c} | " + " | ".join(cells) + " |")
     return lines, misses

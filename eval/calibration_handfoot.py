@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from calibration_common import BINS, reliability  # noqa: E402
+from calibration_common import BINS, reliability, reliability_cells  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
@@ -165,17 +165,9 @@ def report(rows: list) -> tuple[str, list[str]]:
                 if not len(m) or not m.any():
                     continue
                 p, y = a[m, 0], a[m, 1]
-                cells = []
-                for b, (n, mp, ob) in enumerate(reliability(p, y)):
-                    if not n:
-                        cells.append("")
-                        continue
-                    txt = f"{n}: {mp:.2f} / {ob:.2f}"
-                    if n >= 100 and abs(mp - ob) > 0.05:
-                        txt = f"**{txt}**"
-                        misses.append(f"{WORDS[q]}, {kind} players, {model}, bin {BINS[b]:.1f}-{BINS[b + 1]:.1f}: "
-                                      f"predicted {mp:.1%}, observed {ob:.1%} (n = {n})")
-                    cells.append(txt)
+                cells, missed = reliability_cells(p, y)
+                misses += [f"{WORDS[q]}, {kind} players, {model}, bin {label}: predicted {mp:.1%}, "
+                           f"observed {ob:.1%} (n = {n})" for label, n, mp, ob in missed]
                 brier = float(np.mean((p - y) ** 2))
                 lines.append(f"| {kind} | {model} | {len(p)} | {brier:.4f} | " + " | ".join(cells) + " |")
     return "\n".join(lines), misses
