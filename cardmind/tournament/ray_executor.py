@@ -91,13 +91,13 @@ def run_ray(ctx: dict, tasks: Iterator[tuple[int, int, tuple[int, ...]]], finish
             where = "a local Ray instance" if address is None else f"the Ray cluster at {address}"
             raise TournamentError(f"cannot start {where}: {type(exc).__name__}: {exc}") from None
         started = True
+    pending: dict = {}   # in flight: object ref -> game id
     try:
         cpus = int(ray.cluster_resources().get("CPU", jobs)) or 1
         play = ray.remote(max_retries=MAX_RETRIES, num_cpus=1)(_play_on_worker)
         key = f"{os.getpid()}:{id(ctx)}:{ctx['out_dir']}"
         ctx_ref = ray.put({k: v for k, v in ctx.items() if k not in ("game_obj", "factories")})
         limit = IN_FLIGHT_PER_CPU * cpus
-        pending: dict = {}
         stop = False
 
         def fill() -> None:
@@ -133,7 +133,7 @@ def run_ray(ctx: dict, tasks: Iterator[tuple[int, int, tuple[int, ...]]], finish
                     pending.pop(ref)
             fill()
     except BaseException:
-        for ref in list(locals().get("pending", {})):
+        for ref in pending:
             ray.cancel(ref, force=True)
         raise
     finally:
