@@ -405,11 +405,10 @@ _PLUGINS_LOADED = False
 
 
 def _load_games() -> None:
-    """Register the built-in games, then (once) the games of the ``cardmind.games`` entry points."""
+    """Register (once) the games of the ``cardmind.games`` entry points: the built-in games
+    (declared in cardmind's own ``pyproject.toml``) and those of other installed packages
+    (:mod:`cardmind.plugins`). This module imports no game."""
     global _PLUGINS_LOADED  # noqa: PLW0603
-    from .games import load_all  # noqa: PLC0415 - games register themselves on import
-
-    load_all()
     if _PLUGINS_LOADED:
         return
     _PLUGINS_LOADED = True

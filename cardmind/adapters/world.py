@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core import Event, State
 from ..errors import IllegalAction
-from .codec import ActionCodec
+
+if TYPE_CHECKING:  # annotations only: the codec imports this module to replay deals
+    from .codec import ActionCodec
 
 #: OpenSpiel's ids of the chance and terminal pseudo-players (kept identical here)
 CHANCE = -1
