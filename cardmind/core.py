@@ -232,6 +232,10 @@ class Game(ABC):
     option_specs: tuple[OptionSpec, ...] = ()
     #: header keys beyond the common ones (records.md), with their kinds
     header_schema: dict[str, str] = {}
+    #: the value kinds this game's schemas use beyond the shared ones
+    #: (:data:`cardmind.records.SHARED_KINDS`): ``{kind: check(value, what) -> canonical value}``,
+    #: ``check`` raising ``ValueError`` with a reason that names ``what``
+    record_kinds: Mapping[str, Callable[[Any, str], Any]] = {}
 
     #: options of ``cardmind hint`` and ``cardmind belief`` that only this game takes (the CLI
     #: offers the options of every registered game; see :class:`CliOption`)

@@ -16,6 +16,7 @@ import numpy as np
 from ...core import Game, register
 from ...errors import IllegalAction
 from . import notation
+from .notation import check_meld_list
 from .melds import Meld, can_make, find_contract, meld_error
 from .notation import Discard, GoDown, LayOff, Pass, Steal, Take
 from .rules import (CONTRACTS, OPTION_SPECS, card_points, check_options, deck_cards, deck_counts, hand_cards,
@@ -35,6 +36,7 @@ class CariocaGame(Game):
     """
 
     name = "carioca"
+    record_kinds = {"meld_list": check_meld_list}
     title = "Carioca (contract rummy)"
     option_specs = OPTION_SPECS
     header_schema = notation.HEADER_SCHEMA

@@ -16,11 +16,13 @@ is discarded and the ``deal`` of the next hand.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...cards import parse_card
+from ...records import check_kind
 from .melds import MELD_KINDS, Meld
 
 #: keys and kinds of each event type, for strict record reading (see cardmind.records)
@@ -37,6 +39,25 @@ EVENT_SCHEMA: dict[str, dict[str, str]] = {
                  "totals": "int_list"},
     "deal": {"hand": "count", "hands": "hands_or_null", "stock": "card_list_or_null", "up": "card"},
 }
+
+
+def check_meld_list(value: Any, what: str) -> list[dict]:
+    """The record kind ``meld_list`` (``go_down`` events): a list of melds
+    ``{"kind": "set" or "run", "cards": [card, ...]}``, cards canonicalised.
+
+    Raises:
+        ValueError: not such a list (the message names ``what`` and the meld)."""
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list of melds ({{\"kind\": \"set\" or \"run\", \"cards\": [...]}})")
+    out = []
+    for i, m in enumerate(value):
+        if not isinstance(m, dict) or set(m) != {"kind", "cards"}:
+            raise ValueError(f"{what}[{i}] must be an object with exactly 'kind' and 'cards', "
+                             f"not {json.dumps(m)}")
+        if m["kind"] not in ("set", "run"):
+            raise ValueError(f"{what}[{i}]: a meld's kind is \"set\" or \"run\", not {json.dumps(m['kind'])}")
+        out.append({"kind": m["kind"], "cards": check_kind("card_list", m["cards"], f"{what}[{i}] cards")})
+    return out
 
 #: header keys a contract rummy record adds: the card turned up to start the first hand (every
 #: record), the first hand's stock in draw order (complete records) and the seed of the later

@@ -14,6 +14,7 @@ import numpy as np
 from ...core import Game, register
 from ...errors import IllegalAction
 from . import notation
+from .notation import check_card_seat_map
 from .notation import Ask, ChooseNext, Claim, Pass
 from .rules import OPTION_SPECS, deal_sizes, deck_cards, set_cards, set_names, set_of, team_of, team_seats
 from .state import LiteratureState
@@ -24,6 +25,7 @@ class LiteratureGame(Game):
     ``claim_any_time``, ``ask_own_card``, ``wrong_claim``, ``after_claim``)."""
 
     name = "literature"
+    record_kinds = {"card_seat_map": check_card_seat_map}
     title = "Literature"
     option_specs = OPTION_SPECS
 

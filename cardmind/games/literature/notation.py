@@ -8,11 +8,13 @@ awarded the set has chosen who plays next (:class:`ChooseNext`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ...cards import parse_card
+from ...records import check_kind
 
 #: keys and kinds of each event type, for strict record reading (see cardmind.records)
 EVENT_SCHEMA: dict[str, dict[str, str]] = {
@@ -21,6 +23,23 @@ EVENT_SCHEMA: dict[str, dict[str, str]] = {
               "correct": "bool", "next": "?seat_or_null"},
     "pass": {"from": "seat", "to": "seat"},
 }
+
+
+def check_card_seat_map(value: Any, what: str) -> dict[str, int]:
+    """The record kind ``card_seat_map`` (a claim's ``assignment`` and ``actual``): an object
+    ``{card: seat}``, cards canonicalised, none named twice.
+
+    Raises:
+        ValueError: not such an object (the message names ``what``)."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be an object {{card: seat}}, not {json.dumps(value)}")
+    out = {}
+    for k, v in value.items():
+        c = check_kind("card", k, f"{what} key")
+        if c in out:
+            raise ValueError(f"{what} names {c} twice")
+        out[c] = check_kind("seat", v, f"{what}[{k}]")
+    return out
 
 
 @dataclass(frozen=True)
