@@ -104,6 +104,32 @@ class CliOption:
 
 
 @dataclass(frozen=True)
+class HintParam:
+    """A keyword parameter of a game's hint engine (see :attr:`Game.hint_params`): what
+    ``cardmind hint`` passes (``--asks`` gives ``max_asks``) and the protocol's ``hint`` takes
+    in ``params``.
+
+    Attributes:
+        name: the keyword (``"max_asks"``).
+        default: its value when not given (the engine's own default).
+        kind: the record value kind it must have (:data:`cardmind.records.SHARED_KINDS`,
+            e.g. ``"count"``: a non-negative integer); the protocol checks it.
+        doc: what it does in this game, one phrase (``"how many discards to list"``).
+        nullable: ``None`` is accepted too (the engine then uses its setting).
+    """
+
+    name: str
+    default: Any
+    kind: str
+    doc: str
+    nullable: bool = False
+
+
+#: the parameter most hint engines take: how many options to list
+MAX_ASKS = HintParam("max_asks", 10, "count", "how many asks to list")
+
+
+@dataclass(frozen=True)
 class Result:
     """The outcome of a finished game.
 
@@ -131,6 +157,8 @@ class State(ABC):
 
     game: "Game"
     options: dict
+    #: the seat whose view this is, or ``None`` for a complete state (a game's states set it)
+    observer: int | None = None
 
     @property
     @abstractmethod
@@ -193,7 +221,7 @@ class State(ABC):
         Raises:
             ValueError: this is another seat's view, or ``seat`` is not a seat.
         """
-        observer = getattr(self, "observer", None)
+        observer = self.observer
         if observer is not None:
             if seat == observer:
                 return self.copy()
@@ -216,6 +244,14 @@ class State(ABC):
         """Take in a :meth:`pending_notice` from the referee's state."""
         raise ValueError(f"unexpected notice {notice!r}")
 
+    def advance(self) -> list[Event]:
+        """Apply and return the events the rules force now, before anyone acts (a complete
+        state only: a book just completed, a forced draw, the next hand's deal), as
+        :meth:`apply_action` does after an action; call it after replaying a complete record
+        that stops in the middle of a move, or on a fresh deal. The default forces nothing:
+        ``[]``."""
+        return []
+
     @abstractmethod
     def copy(self) -> "State":
         """An independent copy."""
@@ -236,6 +272,10 @@ class Game(ABC):
     #: (:data:`cardmind.records.SHARED_KINDS`): ``{kind: check(value, what) -> canonical value}``,
     #: ``check`` raising ``ValueError`` with a reason that names ``what``
     record_kinds: Mapping[str, Callable[[Any, str], Any]] = {}
+
+    #: the keyword parameters of :meth:`hint_engine`'s function beyond the tracker (see
+    #: :class:`HintParam`); empty for a game without hints
+    hint_params: tuple[HintParam, ...] = ()
 
     #: options of ``cardmind hint`` and ``cardmind belief`` that only this game takes (the CLI
     #: offers the options of every registered game; see :class:`CliOption`)
@@ -270,9 +310,9 @@ class Game(ABC):
         return ()
 
     def hint_engine(self) -> Callable[..., Any] | None:
-        """The hint function: ``engine(tracker, **params) -> advice`` (advice objects have
-        ``to_json()`` and ``render(console, record, show_table=..., tables_only=...)``), or
-        ``None`` when the game gives no hints. Its keyword parameters are the hint's."""
+        """The hint function: ``engine(tracker, **params) -> advice`` (a
+        :class:`cardmind.hints.words.Advice`), or ``None`` when the game gives no hints. Its
+        keyword parameters are those :attr:`hint_params` declares."""
         return None
 
     def agent_classes(self) -> tuple[type, ...]:

@@ -180,9 +180,7 @@ class World:
         hidden = codec.header_from_order([self.deck[i] for i in self.order])
         self.header = {"format": "cardmind-record/1", "game": codec.game.name, "options": codec.options, **hidden}
         self.state = codec.game.new_state(codec.options, self.header)
-        advance = getattr(self.state, "advance", None)
-        if advance is not None:
-            self.log.extend(("event", ev) for ev in advance())
+        self.log.extend(("event", ev) for ev in self.state.advance())
 
     def deal_order(self) -> list[str]:
         """The cards dealt so far, in dealing order."""

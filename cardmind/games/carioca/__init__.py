@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Game, register
+from ...core import Game, HintParam, register
 from ...errors import IllegalAction
 from . import notation
 from .notation import check_meld_list
@@ -36,6 +36,7 @@ class CariocaGame(Game):
     """
 
     name = "carioca"
+    hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),)
     record_kinds = {"meld_list": check_meld_list}
     title = "Carioca (contract rummy)"
     option_specs = OPTION_SPECS

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import CliOption, Game, register
+from ...core import CliOption, Game, MAX_ASKS, register
 from ...errors import IllegalAction
 from . import notation
 from .notation import Ask, AskBook, Give, LayBooks
@@ -56,6 +56,7 @@ class GoFishGame(Game):
     """
 
     name = "gofish"
+    hint_params = (MAX_ASKS,)
     title = "Bulgarian Go Fish (Mind your own business)"
     option_specs = OPTION_SPECS
     header_schema = notation.HEADER_SCHEMA

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...cards import parse_card
-from ...core import Game, register
+from ...core import Game, HintParam, register
 from ...errors import CardError, IllegalAction
 from . import notation
 from .notation import Answer, AskOut, Discard, Draw, LayOff, Meld, TakePile
@@ -49,6 +49,8 @@ class HandFootGame(Game):
     """
 
     name = "handfoot"
+    hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),
+                   HintParam("worlds", None, "count", "how many sampled deals the chances are computed over", nullable=True))
     title = "Hand and Foot"
     option_specs = OPTION_SPECS
     header_schema = notation.HEADER_SCHEMA

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Game, register
+from ...core import Game, MAX_ASKS, register
 from ...errors import IllegalAction
 from . import notation
 from .notation import check_card_seat_map
@@ -25,6 +25,7 @@ class LiteratureGame(Game):
     ``claim_any_time``, ``ask_own_card``, ``wrong_claim``, ``after_claim``)."""
 
     name = "literature"
+    hint_params = (MAX_ASKS,)
     record_kinds = {"card_seat_map": check_card_seat_map}
     title = "Literature"
     option_specs = OPTION_SPECS
