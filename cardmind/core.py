@@ -19,13 +19,14 @@ is passed in as a seeded :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .errors import OptionError
+from .errors import IllegalAction, OptionError
 
 Event = dict[str, Any]
 
@@ -146,6 +147,24 @@ class Result:
     detail: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class RefereeStep:
+    """What one action did at the referee (:meth:`State.referee_step`).
+
+    Attributes:
+        events: the complete record events it made, in order (possibly none, when a decision
+            is now under way).
+        notice: the decision now under way that has no event yet
+            (:meth:`State.pending_notice`), to pass to every seat *before* the events; or ``None``.
+        views: per seat (a list indexed by seat), that seat's view of ``events``
+            (:meth:`State.redact`); empty when not asked for.
+    """
+
+    events: list
+    notice: dict | None
+    views: list = field(default_factory=list)
+
+
 class State(ABC):
     """A game in progress, as far as one party knows it.
 
@@ -243,6 +262,20 @@ class State(ABC):
     def apply_pending_notice(self, notice: Event) -> None:
         """Take in a :meth:`pending_notice` from the referee's state."""
         raise ValueError(f"unexpected notice {notice!r}")
+
+    def referee_step(self, action: Any, views: bool = True) -> RefereeStep:
+        """The referee's step, the one every game loop uses (the match loop, the protocol's
+        referee and client, the adapters' worlds): apply ``action`` to this complete state,
+        then read the decision under way and (with ``views``) each seat's view of the events.
+
+        Raises:
+            IllegalAction: the action breaks a rule (the state is unchanged).
+            TypeError, ValueError, AttributeError, KeyError: a malformed action object.
+        """
+        events = self.apply_action(action)
+        notice = self.pending_notice()
+        seen = [[self.redact(ev, s) for ev in events] for s in range(self.num_seats)] if views else []
+        return RefereeStep(events, notice, seen)
 
     def advance(self) -> list[Event]:
         """Apply and return the events the rules force now, before anyone acts (a complete
@@ -409,6 +442,72 @@ class Game(ABC):
         hidden = self.deal(opts, rng)
         header = {"format": "cardmind-record/1", "game": self.name, "options": opts, **hidden}
         return self.new_state(opts, header), header
+
+
+# ---------------------------------------------------------------------------- deal checks
+def check_deal(pack: Mapping[str, int], parts: list[tuple[str, Any, int | None]], pack_name: str,
+               exact: bool = True) -> None:
+    """Check a deal against the pack, the checks every game's :meth:`Game.new_state` makes.
+
+    Args:
+        pack: ``{card: copies}`` of the whole pack (one deck: one copy of each card).
+        parts: ``(what, cards, size)`` per part of the deal (``("seat 2's hand", [...], 7)``,
+            ``("the stock", [...], None)``): ``size`` is the number of cards the deal gives
+            it, or ``None`` for any.
+        pack_name: the pack in messages (``"the deck"``, ``"the decks"``).
+        exact: the parts together must hold the whole pack (a complete deal); else only no
+            card more often than the pack has it (one seat's view).
+
+    Raises:
+        IllegalAction: (rule ``deal``) a part of the wrong size, a card not in the pack or
+            more copies of it than the pack has (in a part or in all of them), or, with
+            ``exact``, cards of the pack that were not dealt; the message names the part.
+    """
+    total: Counter = Counter()
+    for what, cards, size in parts:
+        if size is not None and len(cards) != size:
+            raise IllegalAction("deal", f"{what} has {len(cards)} cards; the deal gives {size}")
+        here = Counter(cards)
+        for c, k in here.items():
+            if c not in pack:
+                raise IllegalAction("deal", f"{what} has {c}, which is not in {pack_name}")
+            if k > pack[c]:
+                raise IllegalAction("deal", f"{what} has {c} twice" if pack[c] == 1 else
+                                            f"{what} has {k} x {c}; {pack_name} hold {pack[c]}")
+        total.update(here)
+    extra = total - Counter(pack)
+    if extra:
+        c = min(extra)
+        raise IllegalAction("deal", f"{c} is dealt more than once" if pack[c] == 1 else
+                                    f"{c} is dealt {total[c]} times; {pack_name} hold {pack[c]}")
+    if exact:
+        missing = Counter(pack) - total
+        if missing:
+            raise IllegalAction("deal", f"{sum(missing.values())} cards of {pack_name} were not dealt "
+                                        f"(for example {min(missing)})")
+
+
+def check_seats(header: Mapping[str, Any], players: int,
+                needs: str = "'hands', or 'observer' and 'hand'") -> tuple[list | None, int | None, list | None]:
+    """The deal keys of a header, checked for seats: ``(hands, observer, hand)``; ``needs``
+    says in the message what a record of the game must have.
+
+    Raises:
+        IllegalAction: (rule ``deal``) an observer that is not a seat, ``hands`` not one per
+            seat, an observer's ``hand`` that differs from ``hands[observer]``, or neither
+            ``hands`` nor ``observer`` and ``hand``.
+    """
+    hands, observer, hand = header.get("hands"), header.get("observer"), header.get("hand")
+    if observer is not None and not 0 <= observer < players:
+        raise IllegalAction("deal", f"observer {observer} is not a seat (0-{players - 1})")
+    if hands is not None:
+        if len(hands) != players:
+            raise IllegalAction("deal", f"{len(hands)} hands given for {players} players")
+        if observer is not None and hand is not None and Counter(hand) != Counter(hands[observer]):
+            raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
+    elif observer is None or hand is None:
+        raise IllegalAction("deal", f"a record needs {needs}")
+    return hands, observer, hand
 
 
 _REGISTRY: dict[str, Game] = {}

@@ -256,11 +256,11 @@ class World:
             events: list[Event] = []
         else:
             action = self.codec.decode(action_id, seat)
-            events = self.state.apply_action(action)
+            step = self.state.referee_step(action, views=False)   # a seat's view is redacted when asked
+            events = step.events
             self.log.extend(("event", ev) for ev in events)
-            notice = self.state.pending_notice()
-            if notice is not None:
-                self.log.append(("notice", notice))
+            if step.notice is not None:
+                self.log.append(("notice", step.notice))
             self.react = [] if self.state.is_over() else list(self.state.actors()[1:])
         if self.decisions is not None:
             self.decisions.append((seat, action_id))

@@ -773,16 +773,13 @@ class RefereeSession(Session):
         act = self._parse_action(action)
         new_state = self.state.copy()
         try:
-            events = new_state.apply_action(act)
+            step = new_state.referee_step(act)
         except IllegalAction as exc:
             raise ProtocolError("illegal_action", exc.message, rule=exc.rule) from None
         except _INPUT_ERRORS as exc:
             raise ProtocolError("illegal_action", f"{type(exc).__name__}: {exc}", rule="malformed") from None
-        redacted: dict[str, list] = {}
-        for s in range(new_state.num_seats):
-            view = [new_state.redact(ev, s) for ev in events]
-            if view != events:
-                redacted[str(s)] = view
+        events = step.events
+        redacted = {str(s): view for s, view in enumerate(step.views) if view != events}
         self.state = new_state
         self._version += 1
         for ev in events:
