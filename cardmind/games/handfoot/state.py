@@ -48,7 +48,7 @@ Flow of one hand (the game is ``hands`` of them; hand ``k`` starts with seat ``(
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from ...core import Event, Result, State
@@ -56,7 +56,7 @@ from ...core import check_deal as check_pack
 from ...errors import IllegalAction
 from .notation import AskOut, Answer, Discard, Draw, LayOff, Meld, TakePile
 from .rules import (BOOK_SIZE, PILE_TAKE, TableMeld, card_points, check_addition, check_group, deck_counter,
-                    expand, held_points, is_natural, is_wild, max_meld_points, meld_score, minimum_of,
+                    expand, held_points, is_natural, is_wild, max_meld_points, minimum_of,
                     partner_of, rank_plural, sort_cards, teams_of, team_score)
 
 _EVENT_TYPES = ("draw", "pickup", "meld", "lay_off", "book", "discard", "foot", "ask_out", "answer",

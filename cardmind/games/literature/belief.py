@@ -28,7 +28,7 @@ from math import comb, factorial
 from typing import Any
 
 from ...belief.tracker import Tracker
-from ...errors import Contradiction, IllegalAction
+from ...errors import Contradiction
 from ...core import get_game
 from .models import AUTO, AskLedger, AutoChoice, Holdings, load_player_model, model_factors
 from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
@@ -1302,7 +1302,6 @@ class _Solution:
             out.update(self._sample_set(self.rmodels[i], usage, rng))
         pool_cards = [c for i, m in enumerate(self.models) if not self.touched[i] for c in m.unknown]
         order = rng.permutation(len(pool_cards))
-        pos = 0
         out = self._sample_pool(out, pool, pool_cards, order)
         # a merged seat's cards split uniformly among its members
         for rep in self.seats:

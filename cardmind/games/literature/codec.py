@@ -40,7 +40,7 @@ from .belief import LiteratureBelief
 from ...core import Result, State
 from .state import LiteratureState
 from .notation import Ask, ChooseNext, Claim, Pass
-from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
+from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of
 from ...adapters.codec import ActionCodec
 from ...adapters.openspiel_agent import ISMCTSAgent
 
