@@ -194,7 +194,7 @@ class GoFishGame(Game):
     def agent_classes(self) -> tuple[type, ...]:
         """``random``, ``peer``, ``belief`` and ``openspiel-ismcts`` (:mod:`.agents`, :mod:`.codec`)."""
         from .agents import AGENTS  # noqa: PLC0415
-        from .codec import GoFishISMCTSAgent  # noqa: PLC0415
+        from .agents.ismcts import GoFishISMCTSAgent  # noqa: PLC0415
 
         return (*AGENTS, GoFishISMCTSAgent)
 

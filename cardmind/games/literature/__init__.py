@@ -103,7 +103,7 @@ class LiteratureGame(Game):
     def agent_classes(self) -> tuple[type, ...]:
         """``random``, ``peer``, ``belief`` and ``openspiel-ismcts`` (:mod:`.agents`, :mod:`.codec`)."""
         from .agents import AGENTS  # noqa: PLC0415
-        from .codec import LiteratureISMCTSAgent  # noqa: PLC0415
+        from .agents.ismcts import LiteratureISMCTSAgent  # noqa: PLC0415
 
         return (*AGENTS, LiteratureISMCTSAgent)
 

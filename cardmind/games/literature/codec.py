@@ -42,7 +42,6 @@ from .state import LiteratureState
 from .notation import Ask, ChooseNext, Claim, Pass
 from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of
 from ...adapters.codec import ActionCodec
-from ...adapters.openspiel_agent import ISMCTSAgent
 
 
 class LiteratureCodec(ActionCodec):
@@ -367,11 +366,3 @@ class LiteratureCodec(ActionCodec):
 
 
 __all__ = ["LiteratureCodec"]
-
-
-class LiteratureISMCTSAgent(ISMCTSAgent):
-    """``openspiel-ismcts`` for Literature (adds the ``claims`` setting)."""
-
-    games = ("literature",)
-    default_settings = {**ISMCTSAgent.default_settings, "claims": "known"}
-    codec_settings = ("claims",)
