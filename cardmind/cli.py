@@ -169,7 +169,7 @@ def _load(args: argparse.Namespace):
         raise
     for flag in unused:   # an option of another game: say so rather than ignore it silently
         why = ("it takes no sampling precision: its card probabilities are counted exactly"
-               if getattr(tracker, "exact", False) else f"the {rec.game.title} belief takes no such option")
+               if tracker.exact else f"the {rec.game.title} belief takes no such option")
         print(f"cardmind: note: {flag} has no effect on this {rec.game.name} record: {why}", file=sys.stderr)
     return rec, tracker
 
@@ -223,7 +223,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
     from .hints.render import render_hint  # noqa: PLC0415
 
     rec, tracker = _load(args)
-    hint = hint_for(tracker, max_asks=max(0, args.asks))
+    declared = {p.name for p in rec.game.hint_params}
+    hint = hint_for(tracker, **({"max_asks": max(0, args.asks)} if "max_asks" in declared else {}))
     if args.json:
         print(json.dumps(hint.to_json(), indent=1))
         return 0

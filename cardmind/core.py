@@ -19,13 +19,14 @@ is passed in as a seeded :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .errors import OptionError
+from .errors import IllegalAction, OptionError
 
 Event = dict[str, Any]
 
@@ -104,6 +105,32 @@ class CliOption:
 
 
 @dataclass(frozen=True)
+class HintParam:
+    """A keyword parameter of a game's hint engine (see :attr:`Game.hint_params`): what
+    ``cardmind hint`` passes (``--asks`` gives ``max_asks``) and the protocol's ``hint`` takes
+    in ``params``.
+
+    Attributes:
+        name: the keyword (``"max_asks"``).
+        default: its value when not given (the engine's own default).
+        kind: the record value kind it must have (:data:`cardmind.records.SHARED_KINDS`,
+            e.g. ``"count"``: a non-negative integer); the protocol checks it.
+        doc: what it does in this game, one phrase (``"how many discards to list"``).
+        nullable: ``None`` is accepted too (the engine then uses its setting).
+    """
+
+    name: str
+    default: Any
+    kind: str
+    doc: str
+    nullable: bool = False
+
+
+#: the parameter most hint engines take: how many options to list
+MAX_ASKS = HintParam("max_asks", 10, "count", "how many asks to list")
+
+
+@dataclass(frozen=True)
 class Result:
     """The outcome of a finished game.
 
@@ -120,6 +147,24 @@ class Result:
     detail: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class RefereeStep:
+    """What one action did at the referee (:meth:`State.referee_step`).
+
+    Attributes:
+        events: the complete record events it made, in order (possibly none, when a decision
+            is now under way).
+        notice: the decision now under way that has no event yet
+            (:meth:`State.pending_notice`), to pass to every seat *before* the events; or ``None``.
+        views: per seat (a list indexed by seat), that seat's view of ``events``
+            (:meth:`State.redact`); empty when not asked for.
+    """
+
+    events: list
+    notice: dict | None
+    views: list = field(default_factory=list)
+
+
 class State(ABC):
     """A game in progress, as far as one party knows it.
 
@@ -131,6 +176,8 @@ class State(ABC):
 
     game: "Game"
     options: dict
+    #: the seat whose view this is, or ``None`` for a complete state (a game's states set it)
+    observer: int | None = None
 
     @property
     @abstractmethod
@@ -193,7 +240,7 @@ class State(ABC):
         Raises:
             ValueError: this is another seat's view, or ``seat`` is not a seat.
         """
-        observer = getattr(self, "observer", None)
+        observer = self.observer
         if observer is not None:
             if seat == observer:
                 return self.copy()
@@ -216,6 +263,28 @@ class State(ABC):
         """Take in a :meth:`pending_notice` from the referee's state."""
         raise ValueError(f"unexpected notice {notice!r}")
 
+    def referee_step(self, action: Any, views: bool = True) -> RefereeStep:
+        """The referee's step, the one every game loop uses (the match loop, the protocol's
+        referee and client, the adapters' worlds): apply ``action`` to this complete state,
+        then read the decision under way and (with ``views``) each seat's view of the events.
+
+        Raises:
+            IllegalAction: the action breaks a rule (the state is unchanged).
+            TypeError, ValueError, AttributeError, KeyError: a malformed action object.
+        """
+        events = self.apply_action(action)
+        notice = self.pending_notice()
+        seen = [[self.redact(ev, s) for ev in events] for s in range(self.num_seats)] if views else []
+        return RefereeStep(events, notice, seen)
+
+    def advance(self) -> list[Event]:
+        """Apply and return the events the rules force now, before anyone acts (a complete
+        state only: a book just completed, a forced draw, the next hand's deal), as
+        :meth:`apply_action` does after an action; call it after replaying a complete record
+        that stops in the middle of a move, or on a fresh deal. The default forces nothing:
+        ``[]``."""
+        return []
+
     @abstractmethod
     def copy(self) -> "State":
         """An independent copy."""
@@ -232,6 +301,14 @@ class Game(ABC):
     option_specs: tuple[OptionSpec, ...] = ()
     #: header keys beyond the common ones (records.md), with their kinds
     header_schema: dict[str, str] = {}
+    #: the value kinds this game's schemas use beyond the shared ones
+    #: (:data:`cardmind.records.SHARED_KINDS`): ``{kind: check(value, what) -> canonical value}``,
+    #: ``check`` raising ``ValueError`` with a reason that names ``what``
+    record_kinds: Mapping[str, Callable[[Any, str], Any]] = {}
+
+    #: the keyword parameters of :meth:`hint_engine`'s function beyond the tracker (see
+    #: :class:`HintParam`); empty for a game without hints
+    hint_params: tuple[HintParam, ...] = ()
 
     #: options of ``cardmind hint`` and ``cardmind belief`` that only this game takes (the CLI
     #: offers the options of every registered game; see :class:`CliOption`)
@@ -266,9 +343,9 @@ class Game(ABC):
         return ()
 
     def hint_engine(self) -> Callable[..., Any] | None:
-        """The hint function: ``engine(tracker, **params) -> advice`` (advice objects have
-        ``to_json()`` and ``render(console, record, show_table=..., tables_only=...)``), or
-        ``None`` when the game gives no hints. Its keyword parameters are the hint's."""
+        """The hint function: ``engine(tracker, **params) -> advice`` (a
+        :class:`cardmind.hints.words.Advice`), or ``None`` when the game gives no hints. Its
+        keyword parameters are those :attr:`hint_params` declares."""
         return None
 
     def agent_classes(self) -> tuple[type, ...]:
@@ -367,6 +444,72 @@ class Game(ABC):
         return self.new_state(opts, header), header
 
 
+# ---------------------------------------------------------------------------- deal checks
+def check_deal(pack: Mapping[str, int], parts: list[tuple[str, Any, int | None]], pack_name: str,
+               exact: bool = True) -> None:
+    """Check a deal against the pack, the checks every game's :meth:`Game.new_state` makes.
+
+    Args:
+        pack: ``{card: copies}`` of the whole pack (one deck: one copy of each card).
+        parts: ``(what, cards, size)`` per part of the deal (``("seat 2's hand", [...], 7)``,
+            ``("the stock", [...], None)``): ``size`` is the number of cards the deal gives
+            it, or ``None`` for any.
+        pack_name: the pack in messages (``"the deck"``, ``"the decks"``).
+        exact: the parts together must hold the whole pack (a complete deal); else only no
+            card more often than the pack has it (one seat's view).
+
+    Raises:
+        IllegalAction: (rule ``deal``) a part of the wrong size, a card not in the pack or
+            more copies of it than the pack has (in a part or in all of them), or, with
+            ``exact``, cards of the pack that were not dealt; the message names the part.
+    """
+    total: Counter = Counter()
+    for what, cards, size in parts:
+        if size is not None and len(cards) != size:
+            raise IllegalAction("deal", f"{what} has {len(cards)} cards; the deal gives {size}")
+        here = Counter(cards)
+        for c, k in here.items():
+            if c not in pack:
+                raise IllegalAction("deal", f"{what} has {c}, which is not in {pack_name}")
+            if k > pack[c]:
+                raise IllegalAction("deal", f"{what} has {c} twice" if pack[c] == 1 else
+                                            f"{what} has {k} x {c}; {pack_name} hold {pack[c]}")
+        total.update(here)
+    extra = total - Counter(pack)
+    if extra:
+        c = min(extra)
+        raise IllegalAction("deal", f"{c} is dealt more than once" if pack[c] == 1 else
+                                    f"{c} is dealt {total[c]} times; {pack_name} hold {pack[c]}")
+    if exact:
+        missing = Counter(pack) - total
+        if missing:
+            raise IllegalAction("deal", f"{sum(missing.values())} cards of {pack_name} were not dealt "
+                                        f"(for example {min(missing)})")
+
+
+def check_seats(header: Mapping[str, Any], players: int,
+                needs: str = "'hands', or 'observer' and 'hand'") -> tuple[list | None, int | None, list | None]:
+    """The deal keys of a header, checked for seats: ``(hands, observer, hand)``; ``needs``
+    says in the message what a record of the game must have.
+
+    Raises:
+        IllegalAction: (rule ``deal``) an observer that is not a seat, ``hands`` not one per
+            seat, an observer's ``hand`` that differs from ``hands[observer]``, or neither
+            ``hands`` nor ``observer`` and ``hand``.
+    """
+    hands, observer, hand = header.get("hands"), header.get("observer"), header.get("hand")
+    if observer is not None and not 0 <= observer < players:
+        raise IllegalAction("deal", f"observer {observer} is not a seat (0-{players - 1})")
+    if hands is not None:
+        if len(hands) != players:
+            raise IllegalAction("deal", f"{len(hands)} hands given for {players} players")
+        if observer is not None and hand is not None and Counter(hand) != Counter(hands[observer]):
+            raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
+    elif observer is None or hand is None:
+        raise IllegalAction("deal", f"a record needs {needs}")
+    return hands, observer, hand
+
+
 _REGISTRY: dict[str, Game] = {}
 
 
@@ -405,11 +548,10 @@ _PLUGINS_LOADED = False
 
 
 def _load_games() -> None:
-    """Register the built-in games, then (once) the games of the ``cardmind.games`` entry points."""
+    """Register (once) the games of the ``cardmind.games`` entry points: the built-in games
+    (declared in cardmind's own ``pyproject.toml``) and those of other installed packages
+    (:mod:`cardmind.plugins`). This module imports no game."""
     global _PLUGINS_LOADED  # noqa: PLW0603
-    from .games import load_all  # noqa: PLC0415 - games register themselves on import
-
-    load_all()
     if _PLUGINS_LOADED:
         return
     _PLUGINS_LOADED = True

@@ -105,10 +105,34 @@ def _err(path: str, line: int, msg: str) -> RecordError:
     return RecordError(path, line, msg)
 
 
-def _check_kind(kind: str, value: Any, what: str) -> Any:
-    """Check and canonicalise one value of ``kind``; raise ``ValueError(reason)``."""
+#: the value kinds every game's schemas may use (``docs/records.md``); a game adds its own
+#: through :attr:`~cardmind.core.Game.record_kinds`
+SHARED_KINDS = ("str", "bool", "seat", "count", "seat_or_null", "card", "card_or_null", "rank", "rank_or_null",
+                "card_list", "hands", "card_list_or_null", "hands_or_null", "int", "int_list", "object_list",
+                "str_list", "object")
+
+
+def check_kind(kind: str, value: Any, what: str, game_kinds: Mapping[str, Any] | None = None) -> Any:
+    """Check and canonicalise one value of ``kind`` (a :data:`SHARED_KINDS` name, or one of
+    ``game_kinds``: ``{name: check(value, what) -> canonical value}``, a game's
+    :attr:`~cardmind.core.Game.record_kinds`); a ``?`` in front marks an optional key and is
+    ignored here.
+
+    Raises:
+        ValueError: the value is not of that kind (the message names ``what``).
+        KeyError: ``kind`` is neither shared nor the game's (a schema error, not bad input).
+    """
     if kind.startswith("?"):
         kind = kind[1:]
+    if kind not in SHARED_KINDS:
+        if game_kinds is None or kind not in game_kinds:
+            raise KeyError(f"unknown record value kind {kind!r}")
+        return game_kinds[kind](value, what)
+    return _check_kind(kind, value, what)
+
+
+def _check_kind(kind: str, value: Any, what: str) -> Any:
+    """Check and canonicalise one value of a shared ``kind``; raise ``ValueError(reason)``."""
     if kind == "str":
         if not isinstance(value, str):
             raise ValueError(f"{what} must be a string, not {json.dumps(value)}")
@@ -160,18 +184,6 @@ def _check_kind(kind: str, value: Any, what: str) -> Any:
         if not isinstance(value, list):
             raise ValueError(f"{what} must be a list of integers, not {json.dumps(value)}")
         return [_check_kind("int", v, what) for v in value]
-    if kind == "meld_list":
-        if not isinstance(value, list):
-            raise ValueError(f"{what} must be a list of melds ({{\"kind\": \"set\" or \"run\", \"cards\": [...]}})")
-        out = []
-        for i, m in enumerate(value):
-            if not isinstance(m, dict) or set(m) != {"kind", "cards"}:
-                raise ValueError(f"{what}[{i}] must be an object with exactly 'kind' and 'cards', "
-                                 f"not {json.dumps(m)}")
-            if m["kind"] not in ("set", "run"):
-                raise ValueError(f"{what}[{i}]: a meld's kind is \"set\" or \"run\", not {json.dumps(m['kind'])}")
-            out.append({"kind": m["kind"], "cards": _check_kind("card_list", m["cards"], f"{what}[{i}] cards")})
-        return out
     if kind == "object_list":
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise ValueError(f"{what} must be a list of objects")
@@ -184,20 +196,10 @@ def _check_kind(kind: str, value: Any, what: str) -> Any:
         if not isinstance(value, dict):
             raise ValueError(f"{what} must be an object, not {json.dumps(value)}")
         return value
-    if kind == "card_seat_map":
-        if not isinstance(value, dict):
-            raise ValueError(f"{what} must be an object {{card: seat}}, not {json.dumps(value)}")
-        out = {}
-        for k, v in value.items():
-            c = _check_kind("card", k, f"{what} key")
-            if c in out:
-                raise ValueError(f"{what} names {c} twice")
-            out[c] = _check_kind("seat", v, f"{what}[{k}]")
-        return out
     raise AssertionError(f"unknown kind {kind}")
 
 
-def _check_object(obj: dict, schema: Mapping[str, str], what: str) -> dict:
+def _check_object(obj: dict, schema: Mapping[str, str], what: str, game_kinds: Mapping[str, Any]) -> dict:
     out = {}
     for key in obj:
         if key not in schema:
@@ -207,7 +209,7 @@ def _check_object(obj: dict, schema: Mapping[str, str], what: str) -> dict:
             if kind.startswith("?"):
                 continue
             raise ValueError(f"{what} is missing {key!r}")
-        out[key] = _check_kind(kind, obj[key], f"{key!r}")
+        out[key] = check_kind(kind, obj[key], f"{key!r}", game_kinds)
     return out
 
 
@@ -236,7 +238,7 @@ def parse_header(obj: Any, path: str = "<record>", line: int = 1) -> tuple[Game,
     schema = dict(HEADER_SCHEMA)
     schema.update(game.header_schema)
     try:
-        header = _check_object(obj, schema, "the header")
+        header = _check_object(obj, schema, "the header", game.record_kinds)
         options = game.parse_options(header["options"])
     except (ValueError, OptionError) as exc:
         raise _err(path, line, str(exc)) from None
@@ -267,7 +269,8 @@ def parse_event(game: Game, obj: Any, path: str = "<record>", line: int = 0) -> 
     if not isinstance(kind, str) or kind not in schema:
         raise _err(path, line, f"unknown event type {kind!r} for {game.name} (expected {', '.join(schema)})")
     try:
-        body = _check_object({k: v for k, v in obj.items() if k != "type"}, schema[kind], f"the {kind} event")
+        body = _check_object({k: v for k, v in obj.items() if k != "type"}, schema[kind], f"the {kind} event",
+                             game.record_kinds)
     except ValueError as exc:
         raise _err(path, line, str(exc)) from None
     return {"type": kind, **body}

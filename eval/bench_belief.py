@@ -149,7 +149,7 @@ def timing_pass(recs, positions, clock=time.perf_counter) -> list[float]:
 
 
 def cpsat_pass(recs, positions, time_limit: float, limit: int, console: Console) -> None:
-    from cardmind.belief.cpsat import TooManySolutions  # noqa: PLC0415
+    from cardmind.belief.cpsat import TooManySolutions
 
     for j, pos in enumerate(positions):
         b = build(recs[pos["game"]], pos)

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from calibration_common import BINS, reliability, reliability_cells  # noqa: E402
+from calibration_common import BINS, reliability_cells  # noqa: E402
 
 MARK_BEGIN = "<!-- calibration-carioca:begin -->"
 MARK_END = "<!-- calibration-carioca:end -->"

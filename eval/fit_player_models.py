@@ -79,7 +79,7 @@ def simulated_decisions(kind: str, games: int, seed: int, quiet: bool = False) -
 
 def people_decisions(shared: Path) -> list[tuple[str, list]]:
     """``[(game name, decisions)]`` from the people's records."""
-    from calibration_literature import people_records  # noqa: PLC0415 - eval/ helpers
+    from calibration_literature import people_records
 
     return [(name, ask_decisions(rec.options, rec.header["hands"], rec.events)) for name, rec in people_records(shared)]
 
@@ -128,9 +128,9 @@ def choose_temper(models: dict[str, AskModel], games: int, seed: int, quiet: boo
     model raised to ``λ``) give the lowest mean of the card-marginal and best-claim log-losses
     on ``games`` games per pairing of :data:`TEMPER_PAIRINGS` (seeds apart from the fit's and
     from the calibration study's); returns ``(λ, [(λ, cards, claims)])``."""
-    from calibration_literature import Scores, logloss, score_game, simulate  # noqa: PLC0415 - eval/ helpers
+    from calibration_literature import Scores, logloss, score_game, simulate
 
-    from cardmind.games.literature.models import register_player_model  # noqa: PLC0415
+    from cardmind.games.literature.models import register_player_model
 
     records = []
     for players, k0, k1 in TEMPER_PAIRINGS:

@@ -51,11 +51,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardmind.agents import resolve_agent  # noqa: E402
-from cardmind.games.gofish.agents.belief import GoFishBeliefAgent  # noqa: E402
-from cardmind.agents.match import play_game  # noqa: E402
-from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
-from cardmind.core import get_game  # noqa: E402
+from cardmind.agents import resolve_agent
+from cardmind.games.gofish.agents.belief import GoFishBeliefAgent
+from cardmind.agents.match import play_game
+from cardmind.games.gofish.belief import GoFishBelief
+from cardmind.core import get_game
 
 
 def agent_kwargs() -> dict:

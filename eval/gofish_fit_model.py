@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardmind.games.gofish.models import MODEL_FILE, fit_ask_model  # noqa: E402
+from cardmind.games.gofish.models import MODEL_FILE, fit_ask_model
 
 
 def main(argv=None) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardmind.games.gofish.agents.rollout import Memory, peer_ask, play_out  # noqa: E402
+from cardmind.games.gofish.agents.rollout import Memory, peer_ask, play_out
 
 R, S, H = 13, 4, 6
 

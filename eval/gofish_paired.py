@@ -77,7 +77,9 @@ def main(argv=None) -> None:
     if args.json:
         print(json.dumps(res, indent=1))
         return
-    pct = (lambda x: f"{100 * x:.1f}%")
+    def pct(x):
+        return f"{100 * x:.1f}%"
+
     print(f"{args.agent} in {args.a}: {pct(res['score_a'])} [{pct(res['ci_a'][0])}, {pct(res['ci_a'][1])}] "
           f"of {res['games_a']} games")
     print(f"{args.agent} in {args.b}: {pct(res['score_b'])} [{pct(res['ci_b'][0])}, {pct(res['ci_b'][1])}] "

@@ -50,11 +50,11 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardmind.agents import resolve_agent  # noqa: E402
-from cardmind.agents.match import play_game  # noqa: E402
-from cardmind.core import get_game  # noqa: E402
-from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
-from cardmind.games.gofish.hints import gofish_hint  # noqa: E402
+from cardmind.agents import resolve_agent
+from cardmind.agents.match import play_game
+from cardmind.core import get_game
+from cardmind.games.gofish.belief import GoFishBelief
+from cardmind.games.gofish.hints import gofish_hint
 
 GAME = get_game("gofish")
 

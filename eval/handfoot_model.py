@@ -28,7 +28,6 @@ import math
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 

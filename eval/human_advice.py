@@ -52,7 +52,7 @@ def load(path: Path):
 def people_models(shared: Path) -> dict[str, str]:
     """Register a ``people`` player model fitted without each game (leave one game out);
     ``{file name: model name}`` (:func:`calibration.leave_one_out_people`)."""
-    from calibration_literature import leave_one_out_people, people_records  # noqa: PLC0415 - eval/ helpers
+    from calibration_literature import leave_one_out_people, people_records
 
     return {f"{name}.jsonl": m for name, m in leave_one_out_people(people_records(shared)).items()}
 

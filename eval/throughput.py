@@ -44,7 +44,7 @@ from cardmind.agents.match import play_game  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 
 try:  # the fast path (absent before it was written: the script also measures old trees)
-    from cardmind.games.literature.fast import play_random  # noqa: E402
+    from cardmind.games.literature.fast import play_random
 except ImportError:  # pragma: no cover
     play_random = None
 
@@ -149,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.repeats, args.random_games, args.fast_games, args.belief_games = 3, 10, 60, [2, 1]
 
-    from rich.console import Console  # noqa: PLC0415
-    from rich.table import Table  # noqa: PLC0415
+    from rich.console import Console
+    from rich.table import Table
 
     console = Console(width=max(120, Console().width))
     pinned = _pin_one_cpu(args.cpu)

@@ -92,7 +92,7 @@ def live_game() -> Record:
 
 def main(argv: list[str] | None = None) -> None:
     """Write the examples (``--only live``: only ``examples/carioca-3p-complete.jsonl``)."""
-    import argparse  # noqa: PLC0415
+    import argparse
 
     ap = argparse.ArgumentParser(description="regenerate the contract rummy example records")
     ap.add_argument("--only", choices=["live"], default=None,

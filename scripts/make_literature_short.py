@@ -21,10 +21,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardmind.agents.base import resolve_agent
-from cardmind.agents.match import play_game
-from cardmind.core import get_game
-from cardmind.records import Record, replay, write_record
+from cardmind.agents.base import resolve_agent  # noqa: E402 - after the sys.path line
+from cardmind.agents.match import play_game  # noqa: E402 - after the sys.path line
+from cardmind.core import get_game  # noqa: E402 - after the sys.path line
+from cardmind.records import Record, replay, write_record  # noqa: E402 - after the sys.path line
 
 GAME = get_game("literature")
 PATH = ROOT / "examples" / "literature-short-complete.jsonl"

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ from cardmind.agents.match import play_game
 from cardmind.games.literature.belief import LiteratureBelief
 from cardmind.core import get_game
 from cardmind.errors import IllegalAction
-from cardmind.games.literature.rules import deal_sizes, set_cards, set_of, team_of
+from cardmind.games.literature.rules import deal_sizes
 from cardmind.records import Record
 
 GAME = get_game("literature")
@@ -223,7 +222,7 @@ def brute_marginals(states) -> dict[str, dict[int, Fraction]]:
 def make_hands(options: Mapping[str, Any], fixed: Mapping[str, int]) -> list[list[str]]:
     """A legal deal for ``options`` with the cards of ``fixed`` at the given seats; the other
     cards fill the remaining places in deck order, round-robin."""
-    from cardmind.games.literature.rules import deck_cards  # noqa: PLC0415
+    from cardmind.games.literature.rules import deck_cards
 
     opts = GAME.parse_options(options)
     sizes = deal_sizes(opts["players"], opts["deck"])

@@ -55,8 +55,8 @@ class Terminal:
 
     def __init__(self, args: list[str], env: dict | None = None, cwd: str | None = None, timeout: float = 60,
                  rows: int = 50, cols: int = 160):
-        global pexpect
-        import pexpect as _pexpect  # noqa: PLC0415
+        global pexpect  # noqa: PLW0603 - pexpect is imported on first use (POSIX only)
+        import pexpect as _pexpect
 
         pexpect = _pexpect
         e = dict(os.environ if env is None else env)

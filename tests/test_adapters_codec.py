@@ -226,7 +226,7 @@ def test_decline_only_out_of_turn():
 
 
 def test_agent_without_openspiel_says_how_to_install(monkeypatch):
-    from cardmind.games.literature.codec import LiteratureISMCTSAgent
+    from cardmind.games.literature.agents.ismcts import LiteratureISMCTSAgent
     from cardmind.core import get_game
 
     monkeypatch.setitem(sys.modules, "pyspiel", None)

@@ -152,7 +152,7 @@ def test_agent_plays_a_game():
 
 
 def test_agent_settings_are_checked():
-    from cardmind.games.literature.codec import LiteratureISMCTSAgent
+    from cardmind.games.literature.agents.ismcts import LiteratureISMCTSAgent
     from cardmind.core import get_game
 
     game = get_game("literature")

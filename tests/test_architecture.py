@@ -136,7 +136,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 
 
 #: what each layer must not import (docs/architecture.md)
-LOWER = ("cardmind.errors", "cardmind.cards", "cardmind.core", "cardmind.records", "cardmind.plugins",
+LOWER = ("cardmind.errors", "cardmind.cards", "cardmind.core", "cardmind.records", "cardmind.actions", "cardmind.plugins",
          "cardmind.belief", "cardmind.hints", "cardmind.agents")
 UPPER = ("cardmind.protocol", "cardmind.tournament", "cardmind.cli")
 
@@ -147,8 +147,8 @@ def _is(mod: str, prefixes) -> bool:
 
 def test_layers_point_down():
     """Games and adapters never import the protocol, the tournament or the CLI; the lower shared
-    layers import none of those nor the adapters; no shared module imports a game's modules (only ``core``
-    imports the ``cardmind.games`` package, whose ``load_all`` lists the built-in games)."""
+    layers import none of those nor the adapters; no shared module imports a game's modules (the
+    built-in games are entry points of cardmind's own ``pyproject.toml``, found as plugins are)."""
     bad = []
     for path in sorted(ROOT.rglob("*.py")):
         mod = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
@@ -158,8 +158,7 @@ def test_layers_point_down():
                 if _is(target, UPPER):
                     bad.append(where)
             else:
-                if _is(target, ("cardmind.games",)) and not (mod == "cardmind.core" and target in (
-                        "cardmind.games", "cardmind.games.load_all")):
+                if _is(target, ("cardmind.games",)):
                     bad.append(where)
                 if _is(mod, LOWER) and _is(target, UPPER + ("cardmind.adapters",)):
                     bad.append(where)
@@ -173,3 +172,84 @@ def test_the_import_check_resolves_relative_imports():
     path = ROOT / "games" / "literature" / "hints.py"
     found = {m for _, m in _imports(path)}
     assert "cardmind.hints.asks_only" in found and "cardmind.games.literature.belief" in found
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """``{module: the cardmind modules it imports}`` over every module of ``cardmind/``, with the
+    imports inside functions (lazy ones) included and those under ``if TYPE_CHECKING:`` left out
+    (they never run). ``from P import n`` counts as an import of the module ``P.n`` when ``n`` is
+    a module of ``P`` (a ``.py`` file, a package or a compiled extension's C source), else of
+    ``P`` itself (a name ``P`` defines or re-exports); ``import a.b`` counts as ``a.b``."""
+    paths = sorted(ROOT.rglob("*.py"))
+    modules = {_module_name(p) for p in paths} | {_module_name(p) for p in ROOT.rglob("*.c")}
+    graph: dict[str, set[str]] = {}
+    for path in paths:
+        mod = _module_name(path)
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        deps: set[str] = set()
+        tree = ast.parse(path.read_text())
+        skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node.test)
+                for stmt in node.body for n in ast.walk(stmt)}
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    base = base[:len(base) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for a in node.names:
+                    deps.add(f"{target}.{a.name}" if f"{target}.{a.name}" in modules else target)
+        graph[mod] = {d for d in deps if d in modules and d != mod}
+    for mod in modules - set(graph):     # compiled extensions import no cardmind module
+        graph[mod] = set()
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: its strongly connected components of two or more modules
+    (scipy's ``connected_components(connection="strong")``), each sorted, largest first."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    names = sorted(graph)
+    index = {m: i for i, m in enumerate(names)}
+    rows = [index[m] for m in names for _ in graph[m]]
+    cols = [index[d] for m in names for d in sorted(graph[m])]
+    matrix = csr_matrix(([1] * len(rows), (rows, cols)), shape=(len(names), len(names)))
+    _, labels = connected_components(matrix, directed=True, connection="strong")
+    groups: dict[int, list[str]] = {}
+    for m, lab in zip(names, labels):
+        groups.setdefault(int(lab), []).append(m)
+    return sorted((g for g in groups.values() if len(g) > 1), key=len, reverse=True)
+
+
+def test_no_import_cycle():
+    """No module of cardmind imports, directly or through others (lazy imports included), a
+    module that imports it back (issue 26: the layers form no knot)."""
+    graph = import_graph()
+    assert "cardmind.core" in graph and len(graph) > 100
+    assert not any(d.startswith("cardmind.games") for d in graph["cardmind.core"])
+    cycles = import_cycles(graph)
+    assert cycles == [], "import circles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    """The checker itself: a circle of three modules and a module outside it."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+    graph["c"] = set()
+    assert import_cycles(graph) == []

@@ -23,8 +23,7 @@ import pytest
 from cardmind.games.literature.belief import LiteratureBelief
 from cardmind.games.literature.rules import deal_sizes, deck_cards, set_cards, set_of, team_of
 
-from .lit_helpers import (GAME, OPTION_COMBOS, belief_after, brute_force, brute_marginals, candidate_assignments,
-                          hands_from, known_dealt, multinomial, refusal_exclusions, replay_complete, simulate,
+from .lit_helpers import (GAME, OPTION_COMBOS, belief_after, brute_force, brute_marginals, hands_from, known_dealt, multinomial, refusal_exclusions, replay_complete, simulate,
                           true_dealt)
 
 #: (option combination, seed, agent): 6 and 8 players, both decks, every option
@@ -156,7 +155,7 @@ def test_cpsat_count_api_and_limits():
     seat, k, N = next(p for p in cpsat_positions(0, 1, "random") if p[2] >= 10)
     b = belief_after(rec, seat, k)
     assert b.cpsat_model().count(limit=20000, time_limit=60) == N
-    from cardmind.belief.cpsat import TooManySolutions  # noqa: PLC0415
+    from cardmind.belief.cpsat import TooManySolutions
 
     with pytest.raises(TooManySolutions):
         b.cpsat_model().count(limit=N - 1, time_limit=60)

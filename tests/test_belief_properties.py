@@ -231,7 +231,7 @@ def test_sampler_matches_the_exact_marginals():
 def test_sampled_deals_are_uniform_over_the_consistent_deals(combo, seed, agent, min_n, max_n):
     """At a position with a few dozen consistent deals (listed by CP-SAT), every sampled deal
     is one of them and each comes up equally often (chi-square against uniform)."""
-    from .test_belief_exact import cpsat_positions  # noqa: PLC0415
+    from .test_belief_exact import cpsat_positions
 
     rec = simulate(OPTION_COMBOS[combo], seed, agent)
     seat, k, N = next(p for p in cpsat_positions(combo, seed, agent) if min_n <= p[2] <= max_n)

@@ -14,7 +14,7 @@ import pytest
 from cardmind.agents.match import play_game
 from cardmind.core import get_game
 from cardmind.errors import IllegalAction, OptionError
-from cardmind.games.carioca.agents.base import CariocaRandomAgent
+from cardmind.agents.random import RandomAgent
 from cardmind.games.carioca.agents.peer import CariocaPeerAgent
 from cardmind.games.carioca.melds import Meld
 from cardmind.games.carioca.notation import Discard, GoDown, LayOff, Pass, Steal, Take, action_from_json
@@ -202,7 +202,7 @@ def test_seven_hands_with_the_deal_rotating(players, seed):
     rng = np.random.default_rng(seed)
     # peer players go out (random ones rarely do); one random seat keeps the actions varied
     factories = [lambda g, s, o, h: CariocaPeerAgent(g, s, o, h)] * (players - 1) + \
-        [lambda g, s, o, h: CariocaRandomAgent(g, s, o, h)]
+        [lambda g, s, o, h: RandomAgent(g, s, o, h)]
     mr = play_game(GAME, {"players": players}, factories, rng, [np.random.default_rng(seed * 10 + i)
                                                                    for i in range(players)])
     assert mr.forfeit is None and mr.result is not None, mr.forfeit_reason

@@ -388,7 +388,7 @@ def test_a_hand_that_ends_with_nobody_out(tmp_path, no_fsync):
 def test_a_last_card_lay_off_is_refused_before_asking_which_meld():
     """The tester typed ``0 lays off RJ`` with the joker as the last card: the rule (the last
     card is discarded, never laid off) comes before the question of which meld."""
-    from collections import Counter  # noqa: PLC0415
+    from collections import Counter
 
     rec = read_record(EX / "carioca-4p-complete.jsonl")
     st = GAME.new_state(rec.options, rec.header)

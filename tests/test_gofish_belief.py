@@ -22,14 +22,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import gofish_bruteforce as bf  # noqa: E402
+import gofish_bruteforce as bf
 
-from cardmind.agents import resolve_agent  # noqa: E402
-from cardmind.agents.match import play_game  # noqa: E402
-from cardmind.games.gofish.draws import DrawEngine  # noqa: E402
-from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
-from cardmind.core import get_game  # noqa: E402
-from cardmind.errors import Contradiction  # noqa: E402
+from cardmind.agents import resolve_agent
+from cardmind.agents.match import play_game
+from cardmind.games.gofish.draws import DrawEngine
+from cardmind.games.gofish.belief import GoFishBelief
+from cardmind.core import get_game
+from cardmind.errors import Contradiction
 
 GAME = get_game("gofish")
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ import pytest
 from cardmind.games.gofish.agents.belief import GoFishBeliefAgent
 from cardmind.games.gofish.agents.peer import GoFishPeerAgent
 from cardmind.agents.match import play_game
-from cardmind.games.gofish.agents.base import GoFishRandomAgent
+from cardmind.agents.random import RandomAgent
 from cardmind.games.gofish.belief import GoFishBelief
 from cardmind.core import get_game
 from cardmind.games.gofish import Ask
@@ -78,7 +78,7 @@ def test_inferences_against_peer_are_true(options):
 def test_inferences_are_dropped_against_random_and_the_tracker_rebuilt():
     dropped = 0
     for seed in range(8):
-        m, agent = play({"players": 2}, GoFishRandomAgent, seed)
+        m, agent = play({"players": 2}, RandomAgent, seed)
         assert m.result is not None
         # (a wrong assumption the events do not contradict stays: nothing shows it)
         if not agent.inferring:

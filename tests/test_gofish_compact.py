@@ -19,18 +19,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from extras import missing_extra  # noqa: E402
+from extras import missing_extra
 
-from cardmind.agents import resolve_agent  # noqa: E402
-from cardmind.agents.match import play_game  # noqa: E402
-from cardmind.core import get_game  # noqa: E402
-from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
-from cardmind.games.gofish.draws import compact  # noqa: E402
-from cardmind.games.gofish.draws import settings as draw_settings  # noqa: E402
+from cardmind.agents import resolve_agent
+from cardmind.agents.match import play_game
+from cardmind.core import get_game
+from cardmind.games.gofish.belief import GoFishBelief
+from cardmind.games.gofish.draws import compact
+from cardmind.games.gofish.draws import settings as draw_settings
 
 if compact._compact is None:
     missing_extra("the C extension cardmind.games.gofish.draws._compact", "install with a C compiler: pip install -e .")
-from cardmind.games.gofish.draws import _compact  # noqa: E402
+from cardmind.games.gofish.draws import _compact
 
 GAME = get_game("gofish")
 
@@ -125,7 +125,7 @@ def test_a_draw_a_book_followed_splits_its_seats_segments():
     segment of rank 2, and 72 deals at event 25 for seat 0 where there are 36 (96 for 48 for
     seat 1). Every prefix of the record: seat 1 against the brute force, seat 0 against the
     planned sum (both in integers)."""
-    import gofish_bruteforce as bf  # noqa: PLC0415
+    import gofish_bruteforce as bf
 
     rec = _game({"players": 3, "ranks": 4, "suits": 4, "hand": 2}, ["random", "random", "peer"], 294)
     view = rec.for_seat(0)

@@ -14,16 +14,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from extras import missing_extra  # noqa: E402
+from extras import missing_extra
 
-from cardmind.games.gofish.draws import dp as draws_dp  # noqa: E402
-from cardmind.games.gofish.draws import settings as draw_settings  # noqa: E402
-from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
-from cardmind.records import read_record  # noqa: E402
+from cardmind.games.gofish.draws import dp as draws_dp
+from cardmind.games.gofish.draws import settings as draw_settings
+from cardmind.games.gofish.belief import GoFishBelief
+from cardmind.records import read_record
 
 if draws_dp._drawdp is None:
     missing_extra("the C extension cardmind.games.gofish.draws._drawdp", "install with a C compiler: pip install -e .")
-from cardmind.games.gofish.draws import _drawdp  # noqa: E402
+from cardmind.games.gofish.draws import _drawdp
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl"
 

@@ -18,14 +18,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cardmind.agents import resolve_agent  # noqa: E402
-from cardmind.agents.match import play_game  # noqa: E402
-from cardmind.belief.models import SoftmaxChoice  # noqa: E402
-from cardmind.core import get_game  # noqa: E402
-from cardmind.errors import IllegalAction  # noqa: E402
-from cardmind.games.gofish import models  # noqa: E402
-from cardmind.games.gofish.belief import GoFishBelief  # noqa: E402
-from cardmind.games.gofish.rules import deck_cards, game_ranks  # noqa: E402
+from cardmind.agents import resolve_agent
+from cardmind.agents.match import play_game
+from cardmind.belief.models import SoftmaxChoice
+from cardmind.core import get_game
+from cardmind.errors import IllegalAction
+from cardmind.games.gofish import models
+from cardmind.games.gofish.belief import GoFishBelief
+from cardmind.games.gofish.rules import deck_cards, game_ranks
 
 GAME = get_game("gofish")
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +62,6 @@ def _weighted_bruteforce(options: dict, observer: int, hand: list, events: list,
     n, H = opts["players"], opts["hand"]
     ranks = game_ranks(opts)
     unknown = [c for c in deck_cards(opts) if c not in hand]
-    other = 1 - observer
     total = 0.0
     hold: dict = {}
 

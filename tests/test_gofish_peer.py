@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from cardmind.agents.base import resolve_agent
-from cardmind.games.gofish.agents.base import GoFishRandomAgent
+from cardmind.agents.random import RandomAgent
 from cardmind.games.gofish.agents.peer import GoFishPeerAgent
 from cardmind.agents.match import play_game
 from cardmind.core import get_game
@@ -25,7 +25,7 @@ def peer_factory(settings=None):
 
 
 def random_factory(game, seat, options, hdr):
-    return GoFishRandomAgent(game, seat, options, hdr)
+    return RandomAgent(game, seat, options, hdr)
 
 
 class Referee:
@@ -52,7 +52,7 @@ def test_registered_as_peer_for_go_fish_only():
     assert resolve_agent("peer", G) is GoFishPeerAgent
     assert resolve_agent("peer", "gofish") is GoFishPeerAgent
     assert resolve_agent("peer", get_game("literature")) is not GoFishPeerAgent
-    assert resolve_agent("random", G) is GoFishRandomAgent
+    assert resolve_agent("random", G) is RandomAgent
 
 
 def test_settings_are_checked():

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from cardmind.games.gofish.agents.base import GoFishRandomAgent
+from cardmind.agents.random import RandomAgent
 from cardmind.games.gofish.agents.belief import GoFishBeliefAgent
 from cardmind.games.gofish.agents.peer import GoFishPeerAgent
 from cardmind.games.gofish.agents.rollout import Memory, memory_worlds, peer_ask, play_out
@@ -146,7 +146,7 @@ def test_sample_hidden_follows_the_exact_marginals():
     """Worlds drawn from the two-player posterior: every sample fits the public counts, and the
     frequencies of each seat's and the stock's counts match the exact marginals."""
     opts = G.parse_options({"players": 2})
-    res = play_game(G, opts, [lambda g, s, o, h: GoFishRandomAgent(g, s, o, h)] * 2,
+    res = play_game(G, opts, [lambda g, s, o, h: RandomAgent(g, s, o, h)] * 2,
                     np.random.default_rng(5), [np.random.default_rng(6), np.random.default_rng(7)])
     rec = res.record
     b = GoFishBelief.from_record(rec, seat=0, upto_event=40)
@@ -183,7 +183,7 @@ def test_sample_hidden_from_the_draw_engine():
     (mode ``mcmc``) they come from its chain and still fit every public size, with
     frequencies near its sampled marginals."""
     G4 = {"players": 4}
-    res = play_game(G, G.parse_options(G4), [lambda g, s, o, h: GoFishRandomAgent(g, s, o, h)] * 4,
+    res = play_game(G, G.parse_options(G4), [lambda g, s, o, h: RandomAgent(g, s, o, h)] * 4,
                     np.random.default_rng(3), [np.random.default_rng([3, s]) for s in range(4)])
     view = res.record.for_seat(1)
     unseen = [i for i, e in enumerate(view.events) if e["type"] == "draw" and e["card"] is None]

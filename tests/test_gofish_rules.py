@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardmind.agents.base import resolve_agent
-from cardmind.games.gofish.agents.base import GoFishRandomAgent
+from cardmind.agents.random import RandomAgent
 from cardmind.agents.match import play_game
 from cardmind.core import get_game, game_names
 from cardmind.errors import IllegalAction, OptionError, RecordError
@@ -674,7 +674,7 @@ SIM_OPTIONS = [
 
 
 def _random_factory(game, seat, options, hdr):
-    return GoFishRandomAgent(game, seat, options, hdr)
+    return RandomAgent(game, seat, options, hdr)
 
 
 def simulate(options, seed):
@@ -736,17 +736,17 @@ def test_simulations_reach_the_rare_paths():
 
 
 def test_random_agent_registration_and_choice():
-    assert resolve_agent("random", G) is GoFishRandomAgent
-    assert resolve_agent("random", "gofish") is GoFishRandomAgent
+    assert resolve_agent("random", G) is RandomAgent
+    assert resolve_agent("random", "gofish") is RandomAgent
     lit_random = resolve_agent("random", get_game("literature"))   # Literature keeps its own
-    assert lit_random is not GoFishRandomAgent and "literature" in lit_random.games
+    assert lit_random is not RandomAgent and "literature" in lit_random.games
     with pytest.raises(ValueError, match="unknown agent"):
         resolve_agent("gofish-random", G)
     o = opts(**SMALL)
-    agent = GoFishRandomAgent(G, 0, o, G.observer_header(header(SMALL_HANDS, SMALL_STOCK, **SMALL), 0))
+    agent = RandomAgent(G, 0, o, G.observer_header(header(SMALL_HANDS, SMALL_STOCK, **SMALL), 0))
     picks = {agent.act(np.random.default_rng(k)) for k in range(20)}
     assert picks == {Ask(0, 1, "2"), Ask(0, 1, "3")}
-    other = GoFishRandomAgent(G, 1, o, {"observer": 1, "hand": SMALL_HANDS[1]})
+    other = RandomAgent(G, 1, o, {"observer": 1, "hand": SMALL_HANDS[1]})
     with pytest.raises(RuntimeError):
         other.act(np.random.default_rng(0))
 

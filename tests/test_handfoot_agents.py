@@ -5,7 +5,6 @@ facts of the ``peer`` policy, and tournaments with partnerships as teams."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 import numpy as np
 import pytest
@@ -13,9 +12,9 @@ import pytest
 from cardmind.agents import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.errors import IllegalAction
-from cardmind.games.handfoot import Answer, AskOut, Discard, Draw, LayOff, Meld, TakePile
-from cardmind.games.handfoot.plan import BookNeeds, down_plan, opening_plan, plays_of
-from cardmind.games.handfoot.rules import card_points, is_wild
+from cardmind.games.handfoot import Answer, AskOut, Discard, Draw, Meld, TakePile
+from cardmind.games.handfoot.plan import BookNeeds, down_plan
+from cardmind.games.handfoot.rules import is_wild
 from tests.hf_helpers import GAME, play, state_with
 
 AGENTS = ["random", "peer", "belief"]

@@ -223,7 +223,7 @@ def test_why_in_words_under_a_player_model_with_eight_players():
         assert h.claims[0].ties == 210   # the same under both: the one ask does not tell seats 1, 5 and 7 apart
         why = " ".join(text_of(h.render_why).split())
         _why_in_words(text_of(h.render_why))
-        assert f"right <0.1% of the time: on average it loses 1 set (your team holds all six" in why, model
+        assert "right <0.1% of the time: on average it loses 1 set (your team holds all six" in why, model
         assert "210 ways of saying who holds which card are equally likely" in why, model
         assert "now loses 1 set, and asking seat 0 for the AS hits" in why and ", so ask" in why, model
 

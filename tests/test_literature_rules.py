@@ -4,13 +4,12 @@ and its result; every illegal action raises ``IllegalAction`` naming the broken 
 
 from __future__ import annotations
 
-from collections import Counter
 
 import numpy as np
 import pytest
 
 from cardmind.errors import IllegalAction, OptionError
-from cardmind.games.literature import Ask, ChooseNext, Claim, Pass
+from cardmind.games.literature import Ask, ChooseNext, Pass
 from cardmind.games.literature.notation import make_claim
 from cardmind.games.literature.rules import (deal_sizes, deck_cards, set_cards, set_names, set_of, team_of,
                                              team_seats)

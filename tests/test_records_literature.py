@@ -10,8 +10,8 @@ import pytest
 
 from cardmind.belief import check_record, tracker_for
 from cardmind.errors import RecordError
-from cardmind.games.literature.rules import set_cards, set_of, team_of
-from cardmind.records import Record, loads_record, make_record, read_record, record_lines, write_record
+from cardmind.games.literature.rules import set_of, team_of
+from cardmind.records import loads_record, make_record, read_record, record_lines, write_record
 
 from .conftest import shared_path
 from .lit_helpers import GAME, OPTION_COMBOS, simulate

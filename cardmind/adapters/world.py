@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core import Event, State
 from ..errors import IllegalAction
-from .codec import ActionCodec
+
+if TYPE_CHECKING:  # annotations only: the codec imports this module to replay deals
+    from .codec import ActionCodec
 
 #: OpenSpiel's ids of the chance and terminal pseudo-players (kept identical here)
 CHANCE = -1
@@ -178,9 +180,7 @@ class World:
         hidden = codec.header_from_order([self.deck[i] for i in self.order])
         self.header = {"format": "cardmind-record/1", "game": codec.game.name, "options": codec.options, **hidden}
         self.state = codec.game.new_state(codec.options, self.header)
-        advance = getattr(self.state, "advance", None)
-        if advance is not None:
-            self.log.extend(("event", ev) for ev in advance())
+        self.log.extend(("event", ev) for ev in self.state.advance())
 
     def deal_order(self) -> list[str]:
         """The cards dealt so far, in dealing order."""
@@ -256,11 +256,11 @@ class World:
             events: list[Event] = []
         else:
             action = self.codec.decode(action_id, seat)
-            events = self.state.apply_action(action)
+            step = self.state.referee_step(action, views=False)   # a seat's view is redacted when asked
+            events = step.events
             self.log.extend(("event", ev) for ev in events)
-            notice = self.state.pending_notice()
-            if notice is not None:
-                self.log.append(("notice", notice))
+            if step.notice is not None:
+                self.log.append(("notice", step.notice))
             self.react = [] if self.state.is_over() else list(self.state.actors()[1:])
         if self.decisions is not None:
             self.decisions.append((seat, action_id))

@@ -231,11 +231,7 @@ class LiveGame:
 
     def _check_consistent(self) -> None:
         """Raise :class:`Contradiction` when no deal is consistent with the events."""
-        check = getattr(self.tracker, "check_consistent", None)
-        if check is not None:
-            check()
-        else:
-            self.tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
+        self.tracker.check_consistent()
 
     # ------------------------------------------------------------------ the file
     def _write_all(self) -> None:

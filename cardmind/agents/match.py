@@ -113,7 +113,6 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
 
     # bound once: the loop below calls them for every event
     observers = [a.observe for a in agents]
-    redact = state.redact
     events_out, lines_out = rec.events, rec.lines
 
     def run(seat: int, method: str):
@@ -130,26 +129,26 @@ def play_game(game: Game, options: Mapping[str, Any] | None, factories: Sequence
         if getattr(action, "seat", None) != seat:
             return seat, f"returned an action for another seat: {action!r}"
         try:
-            events = state.apply_action(action)
+            step = state.referee_step(action)
         except IllegalAction as exc:
             return seat, f"illegal action {action!r}: {exc.message} (rule: {exc.rule})"
         except (TypeError, ValueError, AttributeError, KeyError) as exc:
             failure["traceback"] = "".join(traceback.format_exception(exc))
             return seat, f"returned a malformed action {action!r}: {exc}"
         actions[seat] += 1
-        notice = state.pending_notice()
+        notice = step.notice
         if notice is not None:
             for s in range(n):
                 try:
                     agents[s].notice(dict(notice))
                 except Exception as exc:  # noqa: BLE001
                     return s, f"failed to take notice of {notice}: {raised(exc)}"
-        for ev in events:
+        for i, ev in enumerate(step.events):
             events_out.append(ev)
             lines_out.append(len(events_out) + 1)
             for s in range(n):
                 try:
-                    observers[s](redact(ev, s))
+                    observers[s](step.views[s][i])
                 except Exception as exc:  # noqa: BLE001
                     return s, f"failed to observe {ev}: {raised(exc)}"
         return None

@@ -84,9 +84,7 @@ def check_record(record: Record, seat: int | None = None) -> None:
     first = hi - 1
     if 0 <= first < len(record.events):
         before = tracker_for(record, seat, upto_event=first)
-        explain = getattr(before, "explain_impossible", None)
-        if explain is not None:
-            reason = explain(record.events[first]) or reason
+        reason = before.explain_impossible(record.events[first]) or reason
     if reason == "no deal is consistent with the events":   # a bare count of zero: no single cause found
         reason = ("no deal fits this event together with the events before it (no single earlier "
                   "event explains it: the counts of cards, draws and books do not add up)")

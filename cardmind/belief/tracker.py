@@ -12,10 +12,10 @@ game brings its own (``Game.tracker_class``); the shared layers use only this in
 * ``consistent_deals``: the number of deals consistent with the view (raises
   :class:`~cardmind.errors.Contradiction` when there is none);
 * ``to_json()``: the posterior as a JSON object (``cardmind belief --json``);
-* optionally ``explain_impossible(event) -> str | None`` (why no deal fits once ``event`` is
-  added: used to name the cause of a contradiction), a settable ``precision`` (a target
-  standard error for a sampled answer) and ``exact`` (true when the answer now is exact, not
-  sampled: the CLI then says that a sampling option of another game has nothing to act on).
+* the members :class:`Tracker` declares with defaults, which a game overrides where it can do
+  better: :meth:`~Tracker.check_consistent`, :meth:`~Tracker.explain_impossible`,
+  :meth:`~Tracker.notice`, :attr:`~Tracker.exact`, :attr:`~Tracker.precision` and
+  :attr:`~Tracker.model`. The shared layers use these members only, and never probe for others.
 """
 
 from __future__ import annotations
@@ -28,7 +28,65 @@ from ..records import feed
 
 
 class Tracker:
-    """Base class of the games' belief trackers (see the module docstring)."""
+    """Base class of the games' belief trackers (see the module docstring).
+
+    Attributes:
+        exact: whether the answer now is exact, not sampled (a class attribute or a property;
+            the CLI then says that a sampling option of another game has nothing to act on).
+            Default ``False``.
+        precision: the target standard error (a probability, above 0 and below 0.5) of a
+            sampled answer, settable for one request (``cardmind hint --precision``, the
+            protocol's ``params.precision``); ``None`` (the default) when the tracker does not
+            sample to a target, and then setting it has no effect.
+        model: the player model the deals are weighed by (one of
+            :meth:`~cardmind.core.Game.player_models`), settable; ``None`` (the default) for a
+            game without player models.
+    """
+
+    exact: bool = False
+    precision: float | None = None
+    model: str | None = None
+    #: the observer's view of the game (``state.game`` is the game); set by the constructor
+    state: Any
+
+    @property
+    def consistent_deals(self) -> int | None:
+        """The number of deals consistent with the observer's view (``None`` where the game
+        only checks that one exists).
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """The posterior as one JSON object (``cardmind belief --json``)."""
+        raise NotImplementedError
+
+    def check_consistent(self) -> bool:
+        """Check, after each event and as cheaply as the game allows, that some deal is still
+        consistent with the events (the engine protocol and the live advisor call it after
+        every event). The default counts the consistent deals.
+
+        Returns:
+            ``True`` when consistency was decided (and holds); ``False`` when the game decided
+            it would cost too much here (a contradiction then shows at the next query).
+
+        Raises:
+            Contradiction: no deal is consistent with the events.
+        """
+        self.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
+        return True
+
+    def explain_impossible(self, event: Mapping[str, Any]) -> str | None:
+        """Why no deal fits once ``event`` is added to the events so far, in one sentence
+        that names the cause, or ``None`` (the default) when the game cannot say; used to
+        name the cause of a contradiction (:func:`cardmind.belief.check_record`)."""
+        return None
+
+    def notice(self, notice: Mapping[str, Any]) -> None:
+        """Take a referee's notice (a decision under way that has no event yet,
+        ``State.pending_notice``); the default ignores it."""
 
     def observe(self, event: Mapping[str, Any]) -> None:  # pragma: no cover - every tracker has its own
         """Add one event as the observer saw it.

@@ -1,17 +1,3 @@
-"""One package per game; each registers its :class:`~cardmind.core.Game` on import."""
-
-from __future__ import annotations
-
-_LOADED = False
-
-
-def load_all() -> None:
-    """Import every built-in game package so that it registers itself."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    from . import literature  # noqa: F401, PLC0415
-    from . import gofish  # noqa: F401, PLC0415
-    from . import carioca  # noqa: F401, PLC0415
-    from . import handfoot  # noqa: F401, PLC0415
+"""One package per game. Each built-in game is declared as an entry point of the group
+``cardmind.games`` in cardmind's own ``pyproject.toml`` (``GAME`` of its package), exactly as a
+plugin game is (:mod:`cardmind.plugins`); nothing here imports a game."""

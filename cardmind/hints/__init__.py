@@ -31,15 +31,14 @@ def _engine(tracker: Any):
 
 
 def hint_params(tracker: Any) -> list[str]:
-    """The keyword parameters the hint engine of ``tracker``'s game takes (e.g.
-    ``["max_asks"]``).
+    """The names of the keyword parameters the hint engine of ``tracker``'s game takes, as
+    the game declares them (``Game.hint_params``; e.g. ``["max_asks"]``).
 
     Raises:
         ValueError: no hint engine for that tracker's game.
     """
-    import inspect  # noqa: PLC0415
-
-    return list(inspect.signature(_engine(tracker)).parameters)[1:]
+    _engine(tracker)
+    return [p.name for p in tracker.state.game.hint_params]
 
 
 def hint_for(tracker: Any, **kwargs: Any):

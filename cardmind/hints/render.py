@@ -26,21 +26,13 @@ def render_hint(hint: Any, record: Any, show_table: bool = True, tables_only: bo
     """Print ``hint`` (an advice object) for humans.
 
     Args:
-        hint: an advice object (a game's ``Game.hint_engine`` result; it has ``render``).
+        hint: an advice object (a game's ``Game.hint_engine`` result: a
+            :class:`~cardmind.hints.words.Advice`).
         record: the record it was computed from (for the title).
         show_table: include the belief table.
         tables_only: print only the count and the belief table (``cardmind belief``).
         console: where to print (default :func:`output_console`).
-        verbose: also the technical detail (passed on when the advice's ``render`` takes
-            ``verbose``; a game's rendering may leave it out).
+        verbose: also the technical detail (a game's rendering may leave it out).
     """
-    import inspect  # noqa: PLC0415
-
     console = console or output_console()
-    if hasattr(hint, "render"):
-        kwargs = {"show_table": show_table, "tables_only": tables_only}
-        if "verbose" in inspect.signature(hint.render).parameters:
-            kwargs["verbose"] = verbose
-        hint.render(console, record, **kwargs)
-    else:  # an advice object without its own rendering: its JSON
-        console.print(hint.to_json())
+    hint.render(console, record, show_table=show_table, tables_only=tables_only, verbose=verbose)

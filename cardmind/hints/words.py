@@ -88,8 +88,9 @@ def article(text: str) -> str:
 class Advice:
     """Base class of every game's advice object (what ``Game.hint_engine()`` returns).
 
-    A game overrides :meth:`to_json`, :meth:`headline` and :meth:`render`; :meth:`render_live`
-    and :meth:`render_why` have defaults built on those two.
+    A game overrides :meth:`to_json` and :meth:`headline`, and :meth:`render` (whose default
+    prints the headline and the JSON object); :meth:`render_live`, :meth:`render_why` and
+    :meth:`render_tables` have defaults built on those.
 
     Attributes:
         more: how the reader asks for every number, named where the text leaves some out
@@ -113,8 +114,11 @@ class Advice:
                verbose: bool = False) -> None:
         """Print the advice for people (``cardmind hint``; ``cardmind belief`` with
         ``tables_only``): the headline, then each option with its chance and its cost or gain,
-        then the tables; ``verbose`` adds every number behind it."""
-        raise NotImplementedError
+        then the tables; ``verbose`` adds every number behind it. The default prints the
+        headline, then the JSON object (:meth:`to_json`)."""
+        if not tables_only:
+            console.print(self.headline())
+        console.print(self.to_json())
 
     def render_live(self, console: Console, options: int = 3) -> None:
         """What the live advisor prints after every event: the headline and at most

@@ -176,16 +176,15 @@ def play_through_engine(client: EngineClient, game: Game | str,
         act = g.action_from_json(action)
         if act.seat != seat:
             raise RuntimeError(f"seat {seat}'s session returned an action for seat {act.seat}")
-        events = state.apply_action(act)
+        step = state.referee_step(act)
         out.actions += 1
-        notice = state.pending_notice()
-        if notice is not None:
+        if step.notice is not None:
             for s in range(n):
-                client.request("notice", session=out.sessions[s], notice=notice)
-        for ev in events:
+                client.request("notice", session=out.sessions[s], notice=step.notice)
+        for i, ev in enumerate(step.events):
             out.events.append(ev)
             for s in range(n):
-                client.request("event", session=out.sessions[s], event=state.redact(ev, s))
+                client.request("event", session=out.sessions[s], event=step.views[s][i])
 
     while not state.is_over():
         if out.actions >= max_actions:

@@ -431,13 +431,9 @@ class Session:
             try:
                 _feed(tracker, kind, obj)
                 if self.check and kind == "event":
-                    # an exact feasibility check where the tracker has one (it may answer
-                    # approximately otherwise), else the exact count; both raise Contradiction
-                    check = getattr(tracker, "check_consistent", None)
-                    if check is not None:
-                        check()
-                    else:
-                        tracker.consistent_deals  # noqa: B018 - raises Contradiction when no deal fits
+                    # the tracker's own per-event check (Tracker.check_consistent: by default
+                    # the exact count); it raises Contradiction
+                    tracker.check_consistent()
             except Contradiction as exc:
                 self._rebuild(agent=False, tracker=True)
                 raise ProtocolError("contradiction", f"no deal is consistent with the events after this "
@@ -668,7 +664,8 @@ class Session:
             ProtocolError: ``bad_request`` (``precision`` not a number above 0 and below
                 0.5; a ``model`` the game does not have), ``contradiction``.
         """
-        model_before = None
+        unset = object()
+        model_before = unset
         if "model" in params:
             name = params.pop("model")
             models = self.game.player_models()
@@ -678,13 +675,13 @@ class Session:
                                                    f"not {name!r}")
             model_before = tracker.model
             tracker.model = name
-        before = None
+        before = unset
         if "precision" in params:
             se = params.pop("precision")
             if isinstance(se, bool) or not isinstance(se, (int, float)) or not 0 < se < 0.5:
                 raise ProtocolError("bad_request", f"parameter 'precision' must be a number above 0 and below "
                                                    f"0.5, not {se!r}")
-            if hasattr(tracker, "precision"):
+            if tracker.precision is not None:     # Tracker.precision: None when it does not sample
                 before = tracker.precision
                 tracker.precision = se
         try:
@@ -692,9 +689,9 @@ class Session:
         except Contradiction as exc:
             raise ProtocolError("contradiction", f"no deal is consistent with the events: {exc.message}") from None
         finally:
-            if before is not None:
+            if before is not unset:
                 tracker.precision = before
-            if model_before is not None:
+            if model_before is not unset:
                 tracker.model = model_before
 
     def hint(self, **params: Any) -> dict[str, Any]:
@@ -721,9 +718,14 @@ class Session:
         if unknown:
             raise ProtocolError("bad_request", f"unknown hint parameters: {unknown} (this game's hint takes "
                                                f"{', '.join(repr(x) for x in known)})")
-        k = params.get("max_asks", 1)
-        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-            raise ProtocolError("bad_request", f"hint parameter 'max_asks' must be a non-negative integer, not {k!r}")
+        from ..records import check_kind  # noqa: PLC0415
+
+        for p in self.game.hint_params:      # each given parameter has the kind its game declares
+            if p.name in params and not (p.nullable and params[p.name] is None):
+                try:
+                    check_kind(p.kind, params[p.name], f"hint parameter {p.name!r}")
+                except ValueError as exc:
+                    raise ProtocolError("bad_request", str(exc)) from None
         with self._query(tracker, params):
             try:
                 h = hint_for(tracker, **params)
@@ -771,16 +773,13 @@ class RefereeSession(Session):
         act = self._parse_action(action)
         new_state = self.state.copy()
         try:
-            events = new_state.apply_action(act)
+            step = new_state.referee_step(act)
         except IllegalAction as exc:
             raise ProtocolError("illegal_action", exc.message, rule=exc.rule) from None
         except _INPUT_ERRORS as exc:
             raise ProtocolError("illegal_action", f"{type(exc).__name__}: {exc}", rule="malformed") from None
-        redacted: dict[str, list] = {}
-        for s in range(new_state.num_seats):
-            view = [new_state.redact(ev, s) for ev in events]
-            if view != events:
-                redacted[str(s)] = view
+        events = step.events
+        redacted = {str(s): view for s, view in enumerate(step.views) if view != events}
         self.state = new_state
         self._version += 1
         for ev in events:
@@ -809,9 +808,7 @@ def _feed(target, kind: str, obj: dict) -> None:
     if kind == "event":
         target.observe(dict(obj))
     else:
-        fn = getattr(target, "notice", None)
-        if fn is not None:
-            fn(dict(obj))
+        target.notice(dict(obj))     # Agent.notice and Tracker.notice: declared, by default ignored
 
 
 def _make_rng(seed: Any) -> np.random.Generator:

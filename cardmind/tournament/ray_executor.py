@@ -2,7 +2,7 @@
 engine: ``cardmind tournament ... --executor ray [--address ADDRESS]``.
 
 The schedule, the seeds and the results lines are those of the local executor: each task
-plays one scheduled game with :func:`~cardmind.tournament.runner.play_task` (the function the
+plays one scheduled game with :func:`~cardmind.tournament.play.play_task` (the function the
 local worker processes run) and returns its ``results.jsonl`` line and its files (record,
 traceback of a forfeit); the driver (this process) writes them, so the workers need not see
 the output folder. A game whose worker dies (a killed process, a lost node) is played again
@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .runner import TournamentError, init_worker, play_task, write_files
+from .play import TournamentError, init_worker, play_task, write_files
 
 #: how often Ray plays a game again whose worker died (Ray's ``max_retries`` of a task)
 MAX_RETRIES = 3
@@ -59,7 +59,7 @@ def run_ray(ctx: dict, tasks: Iterator[tuple[int, int, tuple[int, ...]]], finish
     games finish; ``finished`` returns True to stop: the SPRT's verdict).
 
     Args:
-        ctx: the tournament context (:func:`~cardmind.tournament.runner.init_worker`'s).
+        ctx: the tournament context (:func:`~cardmind.tournament.play.init_worker`'s).
         tasks: the scheduled games ``(id, deal, seats)`` still to play.
         finished: called in this process with each results line, after the game's files
             are written under ``ctx["out_dir"]``.

@@ -43,8 +43,7 @@ def seat_teams(game, options: dict) -> list[int] | None:
         ValueError: not one label per seat, or teams not numbered ``0 .. T-1``.
     """
     n = game.num_seats(options)
-    teams_of = getattr(game, "teams", None)
-    teams = teams_of(options) if callable(teams_of) else teams_of
+    teams = game.teams(options)
     if teams is not None:
         teams = [int(t) for t in teams]
         if len(teams) != n:

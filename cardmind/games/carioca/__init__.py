@@ -7,15 +7,15 @@ as implemented, with the decisions taken where the texts are silent, is in ``doc
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from ...core import Game, register
+from ...core import Game, HintParam, check_deal, check_seats, register
 from ...errors import IllegalAction
 from . import notation
+from .notation import check_meld_list
 from .melds import Meld, can_make, find_contract, meld_error
 from .notation import Discard, GoDown, LayOff, Pass, Steal, Take
 from .rules import (CONTRACTS, OPTION_SPECS, card_points, check_options, deck_cards, deck_counts, hand_cards,
@@ -35,6 +35,8 @@ class CariocaGame(Game):
     """
 
     name = "carioca"
+    hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),)
+    record_kinds = {"meld_list": check_meld_list}
     title = "Carioca (contract rummy)"
     option_specs = OPTION_SPECS
     header_schema = notation.HEADER_SCHEMA
@@ -73,45 +75,21 @@ class CariocaGame(Game):
         """
         players, size = options["players"], hand_cards(options, 1)
         pack = deck_counts(options)
-        hands, observer, hand, up = header.get("hands"), header.get("observer"), header.get("hand"), header.get("up")
+        up = header.get("up")
         if up is None:
             raise IllegalAction("deal", "a contract rummy record needs 'up' (the card turned up to start the first hand)")
-
-        def check(what: str, cards, n: int | None) -> None:
-            if n is not None and len(cards) != n:
-                raise IllegalAction("deal", f"{what} has {len(cards)} cards; the deal gives {n}")
-            for c, k in Counter(cards).items():
-                if c not in pack:
-                    raise IllegalAction("deal", f"{what} has {c}, which is not in the pack")
-                if k > pack[c]:
-                    raise IllegalAction("deal", f"{what} has {k} {c}, but the pack has {pack[c]}")
-
-        if observer is not None and not 0 <= observer < players:
-            raise IllegalAction("deal", f"observer {observer} is not a seat (0-{players - 1})")
-        check("the card turned up", [up], 1)
+        hands, observer, hand = check_seats(header, players,
+                                            "'hands', 'up' and 'stock', or 'observer', 'hand' and 'up'")
         if hands is not None:
-            if len(hands) != players:
-                raise IllegalAction("deal", f"{len(hands)} hands given for {players} players")
-            for s, h in enumerate(hands):
-                check(f"seat {s}'s hand", h, size)
             stock = header.get("stock")
             if stock is None:
                 raise IllegalAction("deal", "a complete contract rummy record needs 'stock' (the undealt cards in "
                                             "draw order)")
-            every = Counter(c for h in hands for c in h) + Counter(stock) + Counter([up])
-            if every != pack:
-                extra = every - pack
-                short = pack - every
-                what = (f"{sorted(extra)[0]} appears more often than the pack has it" if extra
-                        else f"{sorted(short)[0]} is missing")
-                raise IllegalAction("deal", f"the hands, the card turned up and the stock must be exactly the pack: {what}")
-            if observer is not None and hand is not None and Counter(hand) != Counter(hands[observer]):
-                raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
+            check_deal(pack, [(f"seat {s}'s hand", h, size) for s, h in enumerate(hands)]
+                       + [("the card turned up", [up], 1), ("the stock", stock, None)], "the pack")
             return complete_state(self, options, header)
-        if observer is None or hand is None:
-            raise IllegalAction("deal", "a record needs 'hands', 'up' and 'stock', or 'observer', 'hand' and 'up'")
-        check(f"seat {observer}'s hand", hand, size)
-        check(f"seat {observer}'s hand and the card turned up", list(hand) + [up], None)
+        check_deal(pack, [(f"seat {observer}'s hand", hand, size), ("the card turned up", [up], 1)], "the pack",
+                   exact=False)
         return CariocaState(self, options, [list(hand) if s == observer else None for s in range(players)],
                             up, None, observer)
 

@@ -462,7 +462,6 @@ class Advisor:
         with_c[card] += 1
         d0, live0 = self.progress(hand)
         d1, _ = self.progress(with_c)
-        r = self.turn_rate(hand)
         p = min(1.0, live0 / max(1, self.st.stock_count))
         k = float(self.s["cards_per_turn"])
 

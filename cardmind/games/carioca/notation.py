@@ -16,11 +16,15 @@ is discarded and the ``deal`` of the next hand.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...cards import parse_card
+from ...actions import Action
+from ...actions import action_from_json as read_action
+from ...records import check_kind
 from .melds import MELD_KINDS, Meld
 
 #: keys and kinds of each event type, for strict record reading (see cardmind.records)
@@ -38,6 +42,25 @@ EVENT_SCHEMA: dict[str, dict[str, str]] = {
     "deal": {"hand": "count", "hands": "hands_or_null", "stock": "card_list_or_null", "up": "card"},
 }
 
+
+def check_meld_list(value: Any, what: str) -> list[dict]:
+    """The record kind ``meld_list`` (``go_down`` events): a list of melds
+    ``{"kind": "set" or "run", "cards": [card, ...]}``, cards canonicalised.
+
+    Raises:
+        ValueError: not such a list (the message names ``what`` and the meld)."""
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list of melds ({{\"kind\": \"set\" or \"run\", \"cards\": [...]}})")
+    out = []
+    for i, m in enumerate(value):
+        if not isinstance(m, dict) or set(m) != {"kind", "cards"}:
+            raise ValueError(f"{what}[{i}] must be an object with exactly 'kind' and 'cards', "
+                             f"not {json.dumps(m)}")
+        if m["kind"] not in ("set", "run"):
+            raise ValueError(f"{what}[{i}]: a meld's kind is \"set\" or \"run\", not {json.dumps(m['kind'])}")
+        out.append({"kind": m["kind"], "cards": check_kind("card_list", m["cards"], f"{what}[{i}] cards")})
+    return out
+
 #: header keys a contract rummy record adds: the card turned up to start the first hand (every
 #: record), the first hand's stock in draw order (complete records) and the seed of the later
 #: deals and restocks (complete records written by cardmind)
@@ -49,108 +72,97 @@ def _melds_json(melds: Sequence[Meld]) -> list[dict]:
 
 
 @dataclass(frozen=True)
-class Take:
+class Take(Action):
     """The player on turn takes the discard on offer as its draw."""
 
+    type = "take"
+    kinds = {"player": "seat"}
+
     player: int
-
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "take", "player"}``."""
-        return {"type": "take", "player": self.player}
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(Action):
     """A player declines the discard on offer (the offer moves to the next seat)."""
 
+    type = "pass"
+    kinds = {"player": "seat"}
+
     player: int
-
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "pass", "player"}``."""
-        return {"type": "pass", "player": self.player}
 
 
 @dataclass(frozen=True)
-class Steal:
+class Steal(Action):
     """A player not on turn takes the discard on offer with the penalty card(s)."""
 
+    type = "steal"
+    kinds = {"player": "seat"}
+
     player: int
-
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "steal", "player"}``."""
-        return {"type": "steal", "player": self.player}
 
 
 @dataclass(frozen=True)
-class GoDown:
+class GoDown(Action):
     """The player on turn lays the contract: ``melds`` (each a :class:`~.melds.Meld`), or
     ``None``: the first arrangement ``CariocaState.legal_actions`` lists (the one laying the
     most points; the adapters' single "go down" action)."""
 
+    type = "go_down"
+    kinds = {"player": "seat", "melds": "?meld_list"}
+
     player: int
     melds: tuple[Meld, ...] | None = None
-
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
 
     def to_json(self) -> dict:
         """``{"type": "go_down", "player", "melds": [{"kind", "cards"}, ...] or null}``."""
         return {"type": "go_down", "player": self.player,
                 "melds": None if self.melds is None else _melds_json(self.melds)}
 
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "GoDown":
+        """Read a go-down: ``melds`` a list of ``{"kind", "cards"}`` objects, or null or left
+        out (the first arrangement).
+
+        Raises:
+            ValueError: ``player`` missing or not a seat, or melds that are not such a list.
+        """
+        if "player" not in obj:
+            raise ValueError("go_down action is missing 'player'")
+        melds = obj.get("melds")
+        return cls(check_kind("seat", obj["player"], "'player'"), None if melds is None else melds_from_json(melds))
+
 
 @dataclass(frozen=True)
-class LayOff:
+class LayOff(Action):
     """The player on turn, down, lays ``card`` off on table meld ``meld`` (its index in the
     order the melds of the hand were laid) at its ``at`` end (``"start"`` or ``"end"``)."""
+
+    type = "lay_off"
+    kinds = {"player": "seat", "card": "card", "meld": "count", "at": "?str"}
 
     player: int
     card: str
     meld: int
     at: str = "end"
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
+    def check(self) -> None:
+        """``at`` is ``"start"`` or ``"end"``.
 
-    def to_json(self) -> dict:
-        """``{"type": "lay_off", "player", "card", "meld", "at"}``."""
-        return {"type": "lay_off", "player": self.player, "card": self.card, "meld": self.meld, "at": self.at}
+        Raises:
+            ValueError: another ``at``."""
+        if self.at not in ("start", "end"):
+            raise ValueError(f"'at' must be 'start' or 'end', not {self.at!r}")
 
 
 @dataclass(frozen=True)
-class Discard:
+class Discard(Action):
     """The player on turn discards ``card``, ending its turn."""
+
+    type = "discard"
+    kinds = {"player": "seat", "card": "card"}
 
     player: int
     card: str
-
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "discard", "player", "card"}``."""
-        return {"type": "discard", "player": self.player, "card": self.card}
 
 
 def melds_from_json(value: Any) -> tuple[Meld, ...]:
@@ -173,44 +185,18 @@ def melds_from_json(value: Any) -> tuple[Meld, ...]:
     return tuple(out)
 
 
-def action_from_json(obj: Mapping[str, Any]):
-    """Parse a contract rummy action object (as ``to_json`` writes it).
+#: the contract rummy actions, in the order the unknown-type message lists them
+ACTIONS = (Take, Pass, Steal, GoDown, LayOff, Discard)
+
+
+def action_from_json(obj: Mapping[str, Any]) -> Action:
+    """Parse a contract rummy action object (as ``to_json`` writes it;
+    :func:`cardmind.actions.action_from_json`).
 
     Raises:
         ValueError: not an object of a known action type, or a key is missing or of the wrong kind.
     """
-    if not isinstance(obj, Mapping):
-        raise ValueError("an action must be a JSON object")
-    kind = obj.get("type")
-    try:
-        if kind == "take":
-            return Take(_seat(obj["player"]))
-        if kind == "pass":
-            return Pass(_seat(obj["player"]))
-        if kind == "steal":
-            return Steal(_seat(obj["player"]))
-        if kind == "go_down":
-            melds = obj.get("melds")
-            return GoDown(_seat(obj["player"]), None if melds is None else melds_from_json(melds))
-        if kind == "lay_off":
-            at = obj.get("at", "end")
-            if at not in ("start", "end"):
-                raise ValueError(f"'at' must be 'start' or 'end', not {at!r}")
-            meld = obj["meld"]
-            if isinstance(meld, bool) or not isinstance(meld, int) or meld < 0:
-                raise ValueError(f"'meld' must be a meld's index (0 or more), not {meld!r}")
-            return LayOff(_seat(obj["player"]), parse_card(obj["card"]), meld, at)
-        if kind == "discard":
-            return Discard(_seat(obj["player"]), parse_card(obj["card"]))
-    except KeyError as exc:
-        raise ValueError(f"{kind} action is missing {exc.args[0]!r}") from None
-    raise ValueError(f"unknown contract rummy action type {kind!r} (take, pass, steal, go_down, lay_off, discard)")
-
-
-def _seat(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"a seat must be a non-negative integer, not {value!r}")
-    return value
+    return read_action(obj, ACTIONS, "contract rummy")
 
 
 __all__ = ["EVENT_SCHEMA", "HEADER_SCHEMA", "Discard", "GoDown", "LayOff", "Pass", "Steal", "Take",

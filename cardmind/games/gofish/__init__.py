@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import CliOption, Game, register
+from ...core import MAX_ASKS, CliOption, Game, check_deal, check_seats, register
 from ...errors import IllegalAction
 from . import notation
 from .notation import Ask, AskBook, Give, LayBooks
@@ -56,6 +56,7 @@ class GoFishGame(Game):
     """
 
     name = "gofish"
+    hint_params = (MAX_ASKS,)
     title = "Bulgarian Go Fish (Mind your own business)"
     option_specs = OPTION_SPECS
     header_schema = notation.HEADER_SCHEMA
@@ -101,44 +102,18 @@ class GoFishGame(Game):
                 of the deck, or an observer hand that differs from ``hands``.
         """
         players, size = options["players"], options["hand"]
-        in_deck = set(deck_cards(options))
-        hands = header.get("hands")
-        observer = header.get("observer")
-        hand = header.get("hand")
-
-        def check_cards(what: str, cards, n: int | None) -> None:
-            if n is not None and len(cards) != n:
-                raise IllegalAction("deal", f"{what} has {len(cards)} cards; the deal gives {n}")
-            for c in cards:
-                if c not in in_deck:
-                    raise IllegalAction("deal", f"{what} has {c}, which is not in the deck "
-                                                f"(ranks {game_ranks(options)}, suits {game_suits(options)})")
-            dup = [c for c, k in Counter(cards).items() if k > 1]
-            if dup:
-                raise IllegalAction("deal", f"{what} has {dup[0]} twice")
-
-        if observer is not None and not 0 <= observer < players:
-            raise IllegalAction("deal", f"observer {observer} is not a seat (0-{players - 1})")
+        pack = Counter(deck_cards(options))
+        pack_name = f"the deck (ranks {game_ranks(options)}, suits {game_suits(options)})"
+        hands, observer, hand = check_seats(header, players, "'hands' and 'stock', or 'observer' and 'hand'")
         if hands is not None:
-            if len(hands) != players:
-                raise IllegalAction("deal", f"{len(hands)} hands given for {players} players")
-            for s, h in enumerate(hands):
-                check_cards(f"seat {s}'s hand", h, size)
             stock = header.get("stock")
             if stock is None:
                 raise IllegalAction("deal", "a complete Go Fish record needs 'stock' (the undealt cards "
                                             "in draw order)")
-            check_cards("the stock", stock, stock_size(options))
-            seen = Counter(c for h in list(hands) + [stock] for c in h)
-            twice = [c for c, k in seen.items() if k > 1]
-            if twice:
-                raise IllegalAction("deal", f"{twice[0]} is dealt more than once (hands and stock)")
-            if observer is not None and hand is not None and sorted(hand) != sorted(hands[observer]):
-                raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
+            check_deal(pack, [(f"seat {s}'s hand", h, size) for s, h in enumerate(hands)]
+                       + [("the stock", stock, stock_size(options))], pack_name)
             return GoFishState(self, options, [list(h) for h in hands], list(stock), observer=None)
-        if observer is None or hand is None:
-            raise IllegalAction("deal", "a record needs 'hands' and 'stock', or 'observer' and 'hand'")
-        check_cards(f"seat {observer}'s hand", hand, size)
+        check_deal(pack, [(f"seat {observer}'s hand", hand, size)], pack_name, exact=False)
         return GoFishState(self, options, [hand if s == observer else None for s in range(players)],
                            None, observer=observer)
 
@@ -219,7 +194,7 @@ class GoFishGame(Game):
     def agent_classes(self) -> tuple[type, ...]:
         """``random``, ``peer``, ``belief`` and ``openspiel-ismcts`` (:mod:`.agents`, :mod:`.codec`)."""
         from .agents import AGENTS  # noqa: PLC0415
-        from .codec import GoFishISMCTSAgent  # noqa: PLC0415
+        from .agents.ismcts import GoFishISMCTSAgent  # noqa: PLC0415
 
         return (*AGENTS, GoFishISMCTSAgent)
 

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...cards import parse_card, parse_rank
-from ...errors import CardError
+from ...actions import Action
+from ...actions import action_from_json as read_action
 
 #: keys and kinds of each event type, for strict record reading (see cardmind.records)
 EVENT_SCHEMA: dict[str, dict[str, str]] = {
@@ -38,105 +38,62 @@ HEADER_SCHEMA: dict[str, str] = {"stock": "?card_list"}
 
 
 @dataclass(frozen=True)
-class Ask:
+class Ask(Action):
     """``asker`` asks ``target`` for cards of ``rank`` (phase 1)."""
+
+    type = "ask"
+    actor = "asker"
+    kinds = {"asker": "seat", "target": "seat", "rank": "rank"}
 
     asker: int
     target: int
     rank: str
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.asker
-
-    def to_json(self) -> dict:
-        """``{"type": "ask", "asker", "target", "rank"}``."""
-        return {"type": "ask", "asker": self.asker, "target": self.target, "rank": self.rank}
-
 
 @dataclass(frozen=True)
-class Give:
+class Give(Action):
     """The asked player ``target`` hands over ``card`` (its choice under ``give: "one"``)."""
+
+    type = "give"
+    actor = "target"
+    kinds = {"target": "seat", "card": "card"}
 
     target: int
     card: str
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.target
-
-    def to_json(self) -> dict:
-        """``{"type": "give", "target", "card"}``."""
-        return {"type": "give", "target": self.target, "card": self.card}
-
 
 @dataclass(frozen=True)
-class LayBooks:
+class LayBooks(Action):
     """``player`` lays down the complete books it was dealt (before play starts)."""
+
+    type = "lay_books"
+    kinds = {"player": "seat"}
 
     player: int
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "lay_books", "player"}``."""
-        return {"type": "lay_books", "player": self.player}
-
 
 @dataclass(frozen=True)
-class AskBook:
+class AskBook(Action):
     """``asker`` asks ``target`` for the whole book of ``rank`` (phase 2)."""
+
+    type = "ask_book"
+    actor = "asker"
+    kinds = {"asker": "seat", "target": "seat", "rank": "rank"}
 
     asker: int
     target: int
     rank: str
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.asker
 
-    def to_json(self) -> dict:
-        """``{"type": "ask_book", "asker", "target", "rank"}``."""
-        return {"type": "ask_book", "asker": self.asker, "target": self.target, "rank": self.rank}
+#: the Go Fish actions, in the order the unknown-type message lists them
+ACTIONS = (Ask, Give, LayBooks, AskBook)
 
 
-def action_from_json(obj: Mapping[str, Any]):
-    """Parse a Go Fish action object (as ``to_json`` writes it).
+def action_from_json(obj: Mapping[str, Any]) -> Action:
+    """Parse a Go Fish action object (as ``to_json`` writes it;
+    :func:`cardmind.actions.action_from_json`).
 
     Raises:
         ValueError: not an object of a known action type, or a key is missing or of the wrong kind.
     """
-    if not isinstance(obj, Mapping):
-        raise ValueError("an action must be a JSON object")
-    kind = obj.get("type")
-    try:
-        if kind == "ask":
-            return Ask(_seat(obj["asker"]), _seat(obj["target"]), _rank(obj["rank"]))
-        if kind == "give":
-            return Give(_seat(obj["target"]), parse_card(obj["card"]))
-        if kind == "lay_books":
-            return LayBooks(_seat(obj["player"]))
-        if kind == "ask_book":
-            return AskBook(_seat(obj["asker"]), _seat(obj["target"]), _rank(obj["rank"]))
-    except KeyError as exc:
-        raise ValueError(f"{kind} action is missing {exc.args[0]!r}") from None
-    raise ValueError(f"unknown Go Fish action type {kind!r} (ask, give, lay_books, ask_book)")
-
-
-def _seat(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"a seat must be a non-negative integer, not {value!r}")
-    return value
-
-
-def _rank(value: Any) -> str:
-    try:
-        return parse_rank(value)
-    except CardError as exc:
-        raise ValueError(str(exc)) from None
+    return read_action(obj, ACTIONS, "Go Fish")

@@ -7,14 +7,14 @@ are silent, is in ``docs/handfoot.md``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from ...cards import parse_card
-from ...core import Game, register
+from ...core import Game, HintParam, check_seats, register
+from ...core import check_deal as check_pack
 from ...errors import CardError, IllegalAction
 from . import notation
 from .notation import Answer, AskOut, Discard, Draw, LayOff, Meld, TakePile
@@ -49,6 +49,8 @@ class HandFootGame(Game):
     """
 
     name = "handfoot"
+    hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),
+                   HintParam("worlds", None, "count", "how many sampled deals the chances are computed over", nullable=True))
     title = "Hand and Foot"
     option_specs = OPTION_SPECS
     header_schema = notation.HEADER_SCHEMA
@@ -110,15 +112,9 @@ class HandFootGame(Game):
                 differs from ``hands``.
         """
         n, size = options["players"], options["hand_size"]
-        hands = header.get("hands")
-        observer = header.get("observer")
-        hand = header.get("hand")
         decks = deck_counter(options)
-        if observer is not None and not 0 <= observer < n:
-            raise IllegalAction("deal", f"observer {observer} is not a seat (0-{n - 1})")
+        hands, observer, hand = check_seats(header, n, "'hands', 'feet' and 'stock', or 'observer' and 'hand'")
         if hands is not None:
-            if len(hands) != n:
-                raise IllegalAction("deal", f"{len(hands)} hands given for {n} players")
             feet, stock = header.get("feet"), header.get("stock")
             if feet is None or stock is None:
                 raise IllegalAction("deal", "a complete Hand and Foot record needs 'feet' and 'stock' "
@@ -139,19 +135,9 @@ class HandFootGame(Game):
                     raise IllegalAction("deal", f"hand {k}'s deal lists {len(dh)} hands for {n} players")
                 check_deal(decks, dh, df, ds, size, f"hand {k}'s deal")
                 clean.append({"hands": dh, "feet": df, "stock": ds})
-            if observer is not None and hand is not None and sort_cards(hand) != sort_cards(hands[observer]):
-                raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
             return HandFootState(self, options, [list(h) for h in hands], [list(f) for f in feet], list(stock),
                                  observer=None, deals=clean)
-        if observer is None or hand is None:
-            raise IllegalAction("deal", "a record needs 'hands', 'feet' and 'stock', or 'observer' and 'hand'")
-        if len(hand) != size:
-            raise IllegalAction("deal", f"seat {observer}'s hand has {len(hand)} cards; the deal gives {size}")
-        for c, k in Counter(hand).items():
-            if c not in decks:
-                raise IllegalAction("deal", f"seat {observer}'s hand has {c}, which is not in the decks")
-            if k > decks[c]:
-                raise IllegalAction("deal", f"seat {observer}'s hand has {k} x {c}; the decks hold {decks[c]}")
+        check_pack(decks, [(f"seat {observer}'s hand", hand, size)], "the decks", exact=False)
         return HandFootState(self, options, [list(hand) if s == observer else None for s in range(n)],
                              None, None, observer=observer)
 

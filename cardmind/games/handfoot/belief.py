@@ -839,15 +839,19 @@ class HandFootBelief(Tracker):
         self._cache["answer"] = ans
         return ans
 
-    def check_consistent(self) -> None:
+    def check_consistent(self) -> bool:
         """An exact, fast check that some deal fits the events (every player's needed copies fit
         its positions by their deadlines, no type needed beyond its unseen copies: see
         :func:`check_feasible`); what the engine protocol calls after every event.
+
+        Returns:
+            ``True``: consistency is always decided here.
 
         Raises:
             Contradiction: no deal is consistent with the events.
         """
         check_feasible(self.structure())
+        return True
 
     @property
     def consistent_deals(self) -> int | None:

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...cards import parse_card
+from ...actions import Action
+from ...actions import action_from_json as read_action
 
 #: keys and kinds of each event type, for strict record reading (see cardmind.records)
 EVENT_SCHEMA: dict[str, dict[str, str]] = {
@@ -41,173 +42,105 @@ EVENT_SCHEMA: dict[str, dict[str, str]] = {
 HEADER_SCHEMA: dict[str, str] = {"feet": "?hands", "stock": "?card_list", "deals": "?object_list"}
 
 
-def _seat(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"a seat must be a non-negative integer, not {value!r}")
-    return value
-
-
-def _cards(value: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"{what} must be a list of cards, not {value!r}")
-    return tuple(parse_card(c) for c in value)
-
-
 @dataclass(frozen=True)
-class Draw:
+class Draw(Action):
     """``player`` draws two cards from the stock (one when only one is left)."""
+
+    type = "draw"
+    kinds = {"player": "seat"}
 
     player: int
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "draw", "player"}``."""
-        return {"type": "draw", "player": self.player}
-
 
 @dataclass(frozen=True)
-class TakePile:
+class TakePile(Action):
     """``player`` takes the top seven cards of the discard pile, laying its top card with
     ``pair`` (two natural cards of that rank from its hand)."""
+
+    type = "take_pile"
+    kinds = {"player": "seat", "pair": "card_list"}
 
     player: int
     pair: tuple[str, str]
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
+    def check(self) -> None:
+        """The pair is two cards.
 
-    def to_json(self) -> dict:
-        """``{"type": "take_pile", "player", "pair"}``."""
-        return {"type": "take_pile", "player": self.player, "pair": list(self.pair)}
+        Raises:
+            ValueError: another number of cards."""
+        if len(self.pair) != 2:
+            raise ValueError(f"the pair must be two cards, not {len(self.pair)}")
 
 
 @dataclass(frozen=True)
-class Meld:
+class Meld(Action):
     """``player`` lays ``cards`` as a new meld of its team."""
+
+    type = "meld"
+    kinds = {"player": "seat", "cards": "card_list"}
 
     player: int
     cards: tuple[str, ...]
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "meld", "player", "cards"}``."""
-        return {"type": "meld", "player": self.player, "cards": list(self.cards)}
-
 
 @dataclass(frozen=True)
-class LayOff:
+class LayOff(Action):
     """``player`` adds ``cards`` to its team's meld number ``meld`` (numbered from 0 in the
     order the team's melds were laid this hand)."""
+
+    type = "lay_off"
+    kinds = {"player": "seat", "meld": "count", "cards": "card_list"}
 
     player: int
     meld: int
     cards: tuple[str, ...]
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "lay_off", "player", "meld", "cards"}``."""
-        return {"type": "lay_off", "player": self.player, "meld": self.meld, "cards": list(self.cards)}
-
 
 @dataclass(frozen=True)
-class Discard:
+class Discard(Action):
     """``player`` discards ``card``, ending its turn (or going out with its last card)."""
+
+    type = "discard"
+    kinds = {"player": "seat", "card": "card"}
 
     player: int
     card: str
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "discard", "player", "card"}``."""
-        return {"type": "discard", "player": self.player, "card": self.card}
-
 
 @dataclass(frozen=True)
-class AskOut:
+class AskOut(Action):
     """``player`` asks its partner whether it may go out."""
+
+    type = "ask_out"
+    kinds = {"player": "seat"}
 
     player: int
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
-
-    def to_json(self) -> dict:
-        """``{"type": "ask_out", "player"}``."""
-        return {"type": "ask_out", "player": self.player}
-
 
 @dataclass(frozen=True)
-class Answer:
+class Answer(Action):
     """The partner ``player`` answers the ask to go out: ``yes`` binds the asker to go out
     this turn, no forbids it."""
+
+    type = "answer"
+    kinds = {"player": "seat", "yes": "bool"}
 
     player: int
     yes: bool
 
-    @property
-    def seat(self) -> int:
-        """The seat acting."""
-        return self.player
 
-    def to_json(self) -> dict:
-        """``{"type": "answer", "player", "yes"}``."""
-        return {"type": "answer", "player": self.player, "yes": self.yes}
+#: the Hand and Foot actions, in the order the unknown-type message lists them
+ACTIONS = (Draw, TakePile, Meld, LayOff, Discard, AskOut, Answer)
 
 
-def action_from_json(obj: Mapping[str, Any]):
-    """Parse a Hand and Foot action object (as ``to_json`` writes it).
+def action_from_json(obj: Mapping[str, Any]) -> Action:
+    """Parse a Hand and Foot action object (as ``to_json`` writes it;
+    :func:`cardmind.actions.action_from_json`).
 
     Raises:
         ValueError: not an object of a known action type, or a key missing or of the wrong kind.
     """
-    if not isinstance(obj, Mapping):
-        raise ValueError("an action must be a JSON object")
-    kind = obj.get("type")
-    try:
-        if kind == "draw":
-            return Draw(_seat(obj["player"]))
-        if kind == "take_pile":
-            pair = _cards(obj["pair"], "pair")
-            if len(pair) != 2:
-                raise ValueError(f"the pair must be two cards, not {len(pair)}")
-            return TakePile(_seat(obj["player"]), (pair[0], pair[1]))
-        if kind == "meld":
-            return Meld(_seat(obj["player"]), _cards(obj["cards"], "cards"))
-        if kind == "lay_off":
-            return LayOff(_seat(obj["player"]), _seat(obj["meld"]), _cards(obj["cards"], "cards"))
-        if kind == "discard":
-            return Discard(_seat(obj["player"]), parse_card(obj["card"]))
-        if kind == "ask_out":
-            return AskOut(_seat(obj["player"]))
-        if kind == "answer":
-            yes = obj["yes"]
-            if not isinstance(yes, bool):
-                raise ValueError(f"yes must be true or false, not {yes!r}")
-            return Answer(_seat(obj["player"]), yes)
-    except KeyError as exc:
-        raise ValueError(f"{kind} action is missing {exc.args[0]!r}") from None
-    raise ValueError(f"unknown Hand and Foot action type {kind!r} "
-                     f"(draw, take_pile, meld, lay_off, discard, ask_out, answer)")
+    return read_action(obj, ACTIONS, "Hand and Foot")
 
 
 __all__ = ["EVENT_SCHEMA", "HEADER_SCHEMA", "Draw", "TakePile", "Meld", "LayOff", "Discard", "AskOut", "Answer",

@@ -48,14 +48,15 @@ Flow of one hand (the game is ``hands`` of them; hand ``k`` starts with seat ``(
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from ...core import Event, Result, State
+from ...core import check_deal as check_pack
 from ...errors import IllegalAction
 from .notation import AskOut, Answer, Discard, Draw, LayOff, Meld, TakePile
 from .rules import (BOOK_SIZE, PILE_TAKE, TableMeld, card_points, check_addition, check_group, deck_counter,
-                    expand, held_points, is_natural, is_wild, max_meld_points, meld_score, minimum_of,
+                    expand, held_points, is_natural, is_wild, max_meld_points, minimum_of,
                     partner_of, rank_plural, sort_cards, teams_of, team_score)
 
 _EVENT_TYPES = ("draw", "pickup", "meld", "lay_off", "book", "discard", "foot", "ask_out", "answer",
@@ -1172,7 +1173,8 @@ def _drop_zeros(c: Counter) -> None:
 
 def check_deal(deck: Counter, hands, feet, stock, size: int, what: str) -> None:
     """Check one hand's complete deal: every hand and foot of ``size`` cards, and hands,
-    feet and stock together exactly the decks.
+    feet and stock together exactly the decks (:func:`cardmind.core.check_deal`, each part
+    named with ``what``, e.g. ``"hand 2's deal"``).
 
     Raises:
         IllegalAction: (rule ``deal``) naming what is wrong.
@@ -1180,23 +1182,15 @@ def check_deal(deck: Counter, hands, feet, stock, size: int, what: str) -> None:
     n = len(hands)
     if len(feet) != n:
         raise IllegalAction("deal", f"{what}: {len(feet)} feet for {n} players")
-    for s in range(n):
-        if len(hands[s]) != size:
-            raise IllegalAction("deal", f"{what}: seat {s}'s hand has {len(hands[s])} cards; the deal gives {size}")
-        if len(feet[s]) != size:
-            raise IllegalAction("deal", f"{what}: seat {s}'s foot has {len(feet[s])} cards; the deal gives {size}")
-    total = Counter()
-    for h in list(hands) + list(feet) + [stock]:
-        total.update(h)
-    if total != deck:
-        extra = total - deck
-        missing = deck - total
-        if extra:
-            c = next(iter(extra))
-            raise IllegalAction("deal", f"{what}: {c} is dealt {total[c]} times; the decks hold {deck[c]}")
-        c = next(iter(missing))
-        raise IllegalAction("deal", f"{what}: {missing[c]} x {c} of the decks are missing (hands, feet and "
-                                    f"stock must hold every card)")
+    parts = ([(f"{what}: seat {s}'s hand", hands[s], size) for s in range(n)]
+             + [(f"{what}: seat {s}'s foot", feet[s], size) for s in range(n)]
+             + [(f"{what}: the stock", stock, None)])
+    try:
+        check_pack(deck, parts, "the decks")
+    except IllegalAction as exc:
+        if exc.message.startswith(what):
+            raise
+        raise IllegalAction("deal", f"{what}: {exc.message}") from None
 
 
 __all__ = ["HandFootState", "TeamMeld", "check_deal"]

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Game, register
-from ...errors import IllegalAction
+from ...core import MAX_ASKS, Game, check_deal, check_seats, register
 from . import notation
+from .notation import check_card_seat_map
 from .notation import Ask, ChooseNext, Claim, Pass
 from .rules import OPTION_SPECS, deal_sizes, deck_cards, set_cards, set_names, set_of, team_of, team_seats
 from .state import LiteratureState
@@ -24,6 +24,8 @@ class LiteratureGame(Game):
     ``claim_any_time``, ``ask_own_card``, ``wrong_claim``, ``after_claim``)."""
 
     name = "literature"
+    hint_params = (MAX_ASKS,)
+    record_kinds = {"card_seat_map": check_card_seat_map}
     title = "Literature"
     option_specs = OPTION_SPECS
 
@@ -55,44 +57,13 @@ class LiteratureGame(Game):
         """
         players, deck = options["players"], options["deck"]
         sizes = deal_sizes(players, deck)
-        in_deck = set(deck_cards(deck))
-        hands = header.get("hands")
-        observer = header.get("observer")
-        hand = header.get("hand")
-
-        def check_hand(seat: int, h) -> None:
-            if len(h) != sizes[seat]:
-                raise IllegalAction("deal", f"seat {seat} was dealt {len(h)} cards; the deal gives "
-                                            f"{sizes[seat]} to seat {seat} with {players} players and "
-                                            f"{deck} cards")
-            for c in h:
-                if c not in in_deck:
-                    raise IllegalAction("deal", f"seat {seat} was dealt {c}, which is not in the {deck}-card deck")
-            dup = [c for c, k in Counter(h).items() if k > 1]
-            if dup:
-                raise IllegalAction("deal", f"seat {seat} was dealt {dup[0]} twice")
-
-        if observer is not None and not 0 <= observer < players:
-            raise IllegalAction("deal", f"observer {observer} is not a seat (0-{players - 1})")
+        pack = Counter(deck_cards(deck))
+        pack_name = f"the {deck}-card deck"
+        hands, observer, hand = check_seats(header, players)
         if hands is not None:
-            if len(hands) != players:
-                raise IllegalAction("deal", f"{len(hands)} hands given for {players} players")
-            for s, h in enumerate(hands):
-                check_hand(s, h)
-            seen = Counter(c for h in hands for c in h)
-            twice = [c for c, k in seen.items() if k > 1]
-            if twice:
-                raise IllegalAction("deal", f"{twice[0]} was dealt to more than one seat")
-            missing = in_deck - set(seen)
-            if missing:
-                raise IllegalAction("deal", f"{len(missing)} cards of the deck were not dealt "
-                                            f"(for example {sorted(missing)[0]})")
-            if observer is not None and hand is not None and sorted(hand) != sorted(hands[observer]):
-                raise IllegalAction("deal", f"the observer's hand differs from hands[{observer}]")
+            check_deal(pack, [(f"seat {s}'s hand", h, sizes[s]) for s, h in enumerate(hands)], pack_name)
             return LiteratureState(self, options, [list(h) for h in hands], observer=None)
-        if observer is None or hand is None:
-            raise IllegalAction("deal", "a record needs 'hands', or 'observer' and 'hand'")
-        check_hand(observer, hand)
+        check_deal(pack, [(f"seat {observer}'s hand", hand, sizes[observer])], pack_name, exact=False)
         return LiteratureState(self, options, [hand if s == observer else None for s in range(players)],
                                observer=observer)
 
@@ -132,7 +103,7 @@ class LiteratureGame(Game):
     def agent_classes(self) -> tuple[type, ...]:
         """``random``, ``peer``, ``belief`` and ``openspiel-ismcts`` (:mod:`.agents`, :mod:`.codec`)."""
         from .agents import AGENTS  # noqa: PLC0415
-        from .codec import LiteratureISMCTSAgent  # noqa: PLC0415
+        from .agents.ismcts import LiteratureISMCTSAgent  # noqa: PLC0415
 
         return (*AGENTS, LiteratureISMCTSAgent)
 

@@ -28,8 +28,8 @@ from math import comb, factorial
 from typing import Any
 
 from ...belief.tracker import Tracker
-from ...errors import Contradiction, IllegalAction
-from . import GAME as LITERATURE
+from ...errors import Contradiction
+from ...core import get_game
 from .models import AUTO, AskLedger, AutoChoice, Holdings, load_player_model, model_factors
 from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
 import numpy as np
@@ -262,13 +262,13 @@ class LiteratureBelief(Tracker):
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], engine: str = "auto",
                  model: str = AUTO, seat_models: Mapping[int, str] | None = None):
         self.engine = engine
-        self.options = LITERATURE.parse_options(options)
+        self.options = get_game("literature").parse_options(options)
         self.players = self.options["players"]
         self.deck = self.options["deck"]
         self.observer = observer
         self.hand = tuple(hand)
         header = {"observer": observer, "hand": list(self.hand)}
-        self.state = LITERATURE.new_state(self.options, header)
+        self.state = get_game("literature").new_state(self.options, header)
         self.events: list[dict] = []
         self.facts: list[Fact] = []
         # card -> list of (t, giver, receiver)
@@ -1302,7 +1302,6 @@ class _Solution:
             out.update(self._sample_set(self.rmodels[i], usage, rng))
         pool_cards = [c for i, m in enumerate(self.models) if not self.touched[i] for c in m.unknown]
         order = rng.permutation(len(pool_cards))
-        pos = 0
         out = self._sample_pool(out, pool, pool_cards, order)
         # a merged seat's cards split uniformly among its members
         for rep in self.seats:

@@ -40,9 +40,8 @@ from .belief import LiteratureBelief
 from ...core import Result, State
 from .state import LiteratureState
 from .notation import Ask, ChooseNext, Claim, Pass
-from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
+from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of
 from ...adapters.codec import ActionCodec
-from ...adapters.openspiel_agent import ISMCTSAgent
 
 
 class LiteratureCodec(ActionCodec):
@@ -367,11 +366,3 @@ class LiteratureCodec(ActionCodec):
 
 
 __all__ = ["LiteratureCodec"]
-
-
-class LiteratureISMCTSAgent(ISMCTSAgent):
-    """``openspiel-ismcts`` for Literature (adds the ``claims`` setting)."""
-
-    games = ("literature",)
-    default_settings = {**ISMCTSAgent.default_settings, "claims": "known"}
-    codec_settings = ("claims",)

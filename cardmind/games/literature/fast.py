@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from .certain import deck_tables
-from . import GAME
+from ...core import get_game
 from .fast_certain import LaneKnowledge
 from .rules import set_cards, set_names
 
@@ -179,7 +179,7 @@ def play_random_seeded(options: Mapping[str, Any] | None, seed: int, max_actions
                        record: bool = False) -> FastGame:
     """:func:`play_random` with the seeds the tests use for ``play_game``: the deal from
     ``default_rng(seed)``, seat ``s`` playing with ``default_rng([seed, s])``."""
-    opts = GAME.parse_options(options)
+    opts = get_game("literature").parse_options(options)
     n = opts["players"]
     return play_random(opts, np.random.default_rng(seed), [np.random.default_rng([seed, s]) for s in range(n)],
                        max_actions=max_actions, record=record)
@@ -200,13 +200,14 @@ def play_random(options: Mapping[str, Any] | None, deal_rng: np.random.Generator
         max_actions: stop after this many main-loop actions (as ``play_game``).
         record: keep the record events in ``FastGame.events``.
     """
-    opts = GAME.parse_options(options)
+    game = get_game("literature")
+    opts = game.parse_options(options)
     players, deck = opts["players"], opts["deck"]
     own = opts["ask_own_card"]
     any_time = opts["claim_any_time"]
     has_next = not any_time and opts["after_claim"] == "awarded_team"
     cancel = opts["wrong_claim"] == "cancel"
-    hands_dealt = GAME.deal(opts, deal_rng)["hands"]
+    hands_dealt = game.deal(opts, deal_rng)["hands"]
     cards, index, _, set_masks = deck_tables(deck)
     names = set_names(deck)
     set_idx = [tuple(index[c] for c in set_cards(name)) for name in names]

@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from ...belief.models import CountFactors, SoftmaxChoice
-from .rules import deal_sizes, deck_cards, set_cards, set_names, set_of, team_of
+from .rules import deal_sizes, deck_cards, set_names, set_of
 
 #: the public features of an ask within its set (see the module docstring)
 CARD_FEATURES = ("public_hit", "public_miss", "share", "narrow", "target_asked_set")

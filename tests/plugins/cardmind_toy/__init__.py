@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from cardmind.core import Game, OptionSpec, int_option
+from cardmind.core import MAX_ASKS, Game, OptionSpec, int_option
 from cardmind.errors import IllegalAction
 
 from .state import Ask, Guess, SecretState, deck
@@ -29,6 +29,7 @@ class SecretGame(Game):
     """The toy game Secret (see the module docstring)."""
 
     name = "secret"
+    hint_params = (MAX_ASKS,)
     title = "Secret (a toy plugin)"
     option_specs = (
         OptionSpec("players", 2, "number of players", int_option(2, 3), (2, 3)),

@@ -49,7 +49,7 @@ class CariocaBeliefAgent(Agent):
         super().__init__(game, seat, options, header, settings)
         s = self.settings
         if s["worlds"] < 1 or s["samples"] < 1:
-            raise ValueError(f"agent 'belief': 'worlds' and 'samples' must be 1 or more")
+            raise ValueError("agent 'belief': 'worlds' and 'samples' must be 1 or more")
         # the constraint-only posterior (the advisor weighs its own worlds by the ``peer`` model
         # when ``opponent_model`` is on): what the strength study measured
         self.tracker = CariocaBelief(self.options, seat, self.header["hand"], up=self.header["up"],

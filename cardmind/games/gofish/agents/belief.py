@@ -47,7 +47,8 @@ import numpy as np
 
 from ..belief import GoFishBelief
 from ....errors import Contradiction
-from .. import Ask, AskBook, Give, GoFishState, LayBooks
+from ..notation import Ask, AskBook, Give, LayBooks
+from ..state import GoFishState
 from ....agents.base import Agent
 from .peer import PLAUSIBLE, GoFishPeerAgent
 from .rollout import Memory, memory_worlds, play_out

@@ -69,7 +69,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import Ask, AskBook, Give, GoFishState, LayBooks
+from ..notation import Ask, AskBook, Give, LayBooks
+from ..state import GoFishState
 from ....agents.base import Agent
 
 #: a guess is plausible when its estimated chance is at least this share of the best guess's

@@ -49,7 +49,6 @@ from typing import Any
 import numpy as np
 
 from . import settings
-from .tables import _Block
 from .timeline import _ASKBOOK, _GIVE, _HAS, _KDRAW, _NONE, _UDRAW, _WIN, _Timeline
 
 try:  # the C kernels (built from _compact.c at install time)
@@ -705,7 +704,9 @@ def _expand(rows: np.ndarray, P: np.ndarray, size: np.ndarray, mv_off: np.ndarra
         srcs.append(idx)
         mvs.append(np.full(len(idx), m, dtype=np.int64))
         codes.append(code)
-    cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64))
+    def cat(xs):
+        return np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64)
+
     return cat(srcs), cat(mvs), cat(codes)
 
 
@@ -1000,7 +1001,9 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
         raise PlanTooLarge(f"{ntr} transitions (at most {max_transitions})")
     if work > max_work:
         raise PlanTooLarge(f"{work} multiply-adds (at most {max_work})")
-    cat = (lambda xs, dt: np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dtype=dt))
+    def cat(xs, dt):
+        return np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dtype=dt)
+
     blk_off = np.concatenate([[0], np.cumsum(xn)[:-1]]).astype(np.int64)
     x_inc = np.concatenate(binc) if binc else np.zeros((0, nd), dtype=np.int64)
     x_w = np.concatenate([b.weights(float) for _, b in blocks]) if blocks else np.zeros(0)
@@ -1194,7 +1197,7 @@ class CompactSum:
                 def backward() -> None:
                     try:
                         _compact.backward(T, *args)
-                    except BaseException as exc:  # pragma: no cover - raised again below
+                    except BaseException as exc:  # noqa: BLE001 - pragma: no cover; raised again below
                         failed.append(exc)
 
                 side = threading.Thread(target=backward)

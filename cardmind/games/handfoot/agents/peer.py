@@ -62,7 +62,7 @@ class HandFootPeerAgent(Agent):
     def act(self, rng: np.random.Generator):
         """The bot's action now (always a legal one: a planned action the rules refuse falls
         back to the first legal discard)."""
-        st, seat = self.state, self.seat
+        st = self.state
         if st.phase == "answer":
             return self.answer_choice()
         if st.phase == "draw":

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import Ask, ChooseNext, Claim, LiteratureState, Pass, set_cards, set_names, team_of
+from ..notation import Ask, ChooseNext, Claim, Pass
+from ..rules import set_cards, set_names, team_of
+from ..state import LiteratureState
 from ..notation import make_claim
 from ..certain import CertainKnowledge
 from ....agents.base import Agent

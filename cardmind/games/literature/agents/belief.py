@@ -37,7 +37,7 @@ import numpy as np
 from ..belief import LiteratureBelief
 from ..models import AUTO, AUTO_MODELS, load_player_model  # noqa: F401 (AUTO_MODELS: re-exported)
 from ....errors import Contradiction
-from .. import set_cards, team_of
+from ..rules import set_cards, team_of
 from ..notation import ChooseNext, Pass, make_claim
 from ..rules import set_of
 from .base import LiteratureAgent

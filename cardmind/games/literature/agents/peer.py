@@ -49,7 +49,8 @@ from functools import cmp_to_key
 import numpy as np
 
 from ..certain import CertainKnowledge
-from .. import Ask, Claim, set_cards, team_of
+from ..notation import Ask, Claim
+from ..rules import set_cards, team_of
 from ..notation import ChooseNext, make_claim
 from ..rules import deck_cards, set_names, set_of
 from .base import LiteratureAgent
