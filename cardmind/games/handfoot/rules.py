@@ -453,6 +453,58 @@ def meldable_all(zone: Mapping[str, int], table: Iterable[TableMeld]) -> bool:
     return pairs <= len(wilds) <= slack
 
 
+class TeamMeld:
+    """A meld on the table: ``rank``, ``cards`` (tokens in the order laid), counts of
+    natural and wild cards, and the seat that started it."""
+
+    __slots__ = ("rank", "cards", "naturals", "wilds", "owner")
+
+    def __init__(self, rank: str, cards: Iterable[str], owner: int):
+        self.rank = rank
+        self.cards = list(cards)
+        self.wilds = sum(1 for c in self.cards if is_wild(c))
+        self.naturals = len(self.cards) - self.wilds
+        self.owner = owner
+
+    def add(self, cards: Iterable[str]) -> None:
+        """Lay ``cards`` on it (already checked)."""
+        for c in cards:
+            self.cards.append(c)
+            if is_wild(c):
+                self.wilds += 1
+            else:
+                self.naturals += 1
+
+    @property
+    def size(self) -> int:
+        """Cards in it."""
+        return len(self.cards)
+
+    @property
+    def book(self) -> bool:
+        """Seven or more cards."""
+        return len(self.cards) >= BOOK_SIZE
+
+    @property
+    def clean(self) -> bool:
+        """No wild card in it."""
+        return self.wilds == 0
+
+    @property
+    def shape(self) -> TableMeld:
+        """Its :class:`~.rules.TableMeld` (for planning)."""
+        return TableMeld(self.rank, self.naturals, self.wilds)
+
+    def copy(self) -> "TeamMeld":
+        new = object.__new__(TeamMeld)
+        new.rank, new.cards, new.naturals, new.wilds, new.owner = \
+            self.rank, list(self.cards), self.naturals, self.wilds, self.owner
+        return new
+
+    def to_json(self) -> dict:
+        """``{"rank", "cards", "book", "clean"}``."""
+        return {"rank": self.rank, "cards": list(self.cards), "book": self.book, "clean": self.clean}
+
 __all__ = [
     "OPTION_SPECS", "MELD_RANKS", "JOKERS", "RED_THREES", "BOOK_SIZE", "CLEAN_BOOK", "DIRTY_BOOK",
     "GO_OUT_BONUS", "RED_THREE_PENALTY", "DEFAULT_MINIMUMS", "PILE_TAKE",
