@@ -1,0 +1,210 @@
+// Shared page pieces: naming seats, describing events and actions in compact words, the
+// table view, the belief table and the event-field inputs driven by hello's event schemas.
+import { cardEl, cardText, isCard, isRank, rankLabel, fullDeck, RANKS } from "./cards.js";
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+// The keys that name a seat, from every game's event schemas (kinds "seat", "seat_or_null").
+export function seatKeys(game) {
+  const keys = new Set();
+  for (const fields of Object.values(game.events)) {
+    for (const [k, kind] of Object.entries(fields)) if (kind.replace("?", "").startsWith("seat")) keys.add(k);
+  }
+  return keys;
+}
+
+export function words(key) { return key.replace(/_/g, " "); }
+
+// A compact description of an event or an action: its type, then its fields with seats named,
+// cards drawn as cards; `names[seat]` names the seats.
+export function describe(obj, game, names, opts = {}) {
+  const sk = seatKeys(game);
+  const el = h("span", { class: "describe" }, h("b", {}, words(obj.type)));
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === "type") continue;
+    if (opts.skipSeat !== undefined && sk.has(k) && v === opts.skipSeat && Object.keys(obj).indexOf(k) === 1) continue;
+    el.append(" ", h("span", { class: "key" }, words(k) + ":"), " ", valueEl(v, sk.has(k), names));
+  }
+  return el;
+}
+
+export function seatName(names, s) { return names && names[s] !== undefined ? names[s] : `seat ${s}`; }
+
+function valueEl(v, isSeat, names) {
+  if (v === null) return h("i", {}, isSeat ? "nobody" : "hidden");
+  if (isSeat && Number.isInteger(v)) return h("span", { class: "seat" }, seatName(names, v));
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (isCard(v)) return cardEl(v, { small: true });
+  if (isRank(v)) return h("span", { class: "rank" }, rankLabel(v) + "s");
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "none";
+    return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+  }
+  if (typeof v === "object") {
+    const entries = Object.entries(v);
+    if (entries.length && entries.every(([k, x]) => isCard(k) && Number.isInteger(x))) {
+      return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, cardEl(k, { small: true }), "→", seatName(names, x))));
+    }
+    return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, words(k) + " ", valueEl(x, false, names))));
+  }
+  return String(v);
+}
+
+// The table of a seat's view ({hand, zones: [{title, owner, cards | melds}], counts, scores}).
+export function tableEl(view, names) {
+  const box = h("div", { class: "table-view" });
+  if (!view) return box;
+  for (const z of view.zones || []) {
+    const title = (z.title || "") + (z.owner !== undefined && z.owner !== null ? ` (${Array.isArray(z.owner) ? z.owner.map((s) => seatName(names, s)).join(", ") : seatName(names, z.owner)})` : "");
+    const zone = h("div", { class: "zone" }, h("div", { class: "zone-title" }, title));
+    if (z.melds) for (const m of z.melds) {
+      const cards = Array.isArray(m) ? m : m.cards || [];
+      const label = Array.isArray(m) ? null : (m.label || m.kind || null);
+      zone.append(h("div", { class: "meld" }, label ? h("span", { class: "meld-label" }, label) : null, cards.map((c) => cardEl(c, { small: true }))));
+    }
+    if (z.cards) zone.append(h("div", { class: "meld" }, z.cards.length ? z.cards.map((c) => cardEl(c, { small: true })) : h("i", {}, "empty")));
+    if (z.count !== undefined && !z.cards) zone.append(h("span", { class: "count" }, `${z.count} cards`));
+    box.append(zone);
+  }
+  const counts = view.counts || {};
+  if (Object.keys(counts).length) {
+    box.append(h("div", { class: "zone counts" }, Object.entries(counts).map(([k, v]) =>
+      h("span", { class: "pill" }, `${words(k)}: ${Array.isArray(v) ? v.map((x, i) => `${seatName(names, i)} ${x}`).join(", ") : typeof v === "object" && v ? JSON.stringify(v) : v}`))));
+  }
+  if (view.scores !== undefined && view.scores !== null) {
+    const sc = view.scores;
+    box.append(h("div", { class: "zone scores" }, "Scores: ", Array.isArray(sc) ? sc.map((x, i) => h("span", { class: "pill" }, `${seatName(names, i)} ${x}`)) : JSON.stringify(sc)));
+  }
+  return box;
+}
+
+// A belief as a table when it holds per-card or per-seat probabilities, else compact JSON.
+export function beliefEl(belief, names) {
+  const box = h("div", { class: "belief" });
+  if (!belief) return box;
+  const big = belief.consistent_deals_str || belief.consistent_deals;
+  if (big !== undefined) box.append(h("div", {}, `Consistent deals: ${big}`));
+  const table = Object.entries(belief).find(([, v]) => v && typeof v === "object" && !Array.isArray(v)
+    && Object.values(v).length && Object.values(v).every((r) => r && typeof r === "object" && Object.values(r).every((x) => typeof x === "number")));
+  if (table) {
+    const [key, rows] = table;
+    const cols = [...new Set(Object.values(rows).flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+    const t = h("table", { class: "belief-table" },
+      h("caption", {}, words(key)),
+      h("tr", {}, h("th", {}, ""), cols.map((c) => h("th", {}, /^\d+$/.test(c) ? seatName(names, +c) : words(c)))));
+    for (const [row, r] of Object.entries(rows)) {
+      t.append(h("tr", {}, h("th", {}, isCard(row) ? cardEl(row, { small: true }) : words(row)),
+        cols.map((c) => {
+          const p = r[c];
+          const td = h("td", {}, p === undefined ? "" : `${Math.round(p * 100)}%`);
+          if (p !== undefined) td.style.background = `rgba(30,120,60,${(0.08 + 0.6 * p).toFixed(2)})`;
+          return td;
+        })));
+    }
+    box.append(t);
+  } else {
+    const rest = { ...belief };
+    box.append(h("pre", { class: "json" }, JSON.stringify(rest, null, 1).slice(0, 4000)));
+  }
+  return box;
+}
+
+// Inputs for one field of an event, by its kind in hello's event schema. `get()` returns the
+// value (undefined while unset); kinds: seat, card, card_list, rank, bool, count, int_list, str,
+// each possibly "_or_null" and "?" (optional); other kinds take JSON.
+export function fieldInput(key, kind, seats, names) {
+  const optional = kind.startsWith("?");
+  const base = kind.replace("?", "");
+  const nullable = base.endsWith("_or_null");
+  const k = nullable ? base.slice(0, -8) : base;
+  let value;
+  let set = false;
+  const row = h("div", { class: "field", "data-key": key, "data-kind": kind },
+    h("label", {}, words(key) + (optional ? " (optional)" : "")));
+  const body = h("div", { class: "field-body" });
+  row.append(body);
+  const choose = (buttons, v, btn) => {
+    value = v; set = true;
+    for (const b of buttons) b.classList.toggle("chosen", b === btn);
+  };
+  const buttonsFor = (items) => {
+    const bs = [];
+    for (const [label, v] of items) {
+      const b = h("button", { type: "button", class: "choice", "data-value": JSON.stringify(v) }, label);
+      b.addEventListener("click", () => choose(bs, v, b));
+      bs.push(b);
+      body.append(b);
+    }
+  };
+  if (k === "seat") {
+    buttonsFor([...Array(seats).keys()].map((s) => [seatName(names, s), s]).concat(nullable ? [["nobody", null]] : []));
+  } else if (k === "bool") {
+    buttonsFor([["yes", true], ["no", false]]);
+  } else if (k === "rank") {
+    buttonsFor(RANKS.map((r) => [rankLabel(r), r]).concat(nullable ? [["hidden", null]] : []));
+  } else if (k === "card") {
+    const bs = [];
+    for (const c of fullDeck()) {
+      const b = cardEl(c, { small: true, onClick: () => choose(bs, c, b) });
+      b.classList.add("choice");
+      bs.push(b); body.append(b);
+    }
+    if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => choose(bs, null, b)); bs.push(b); body.append(b); }
+  } else if (k === "card_list") {
+    const picked = h("div", { class: "picked" });
+    let list = [];
+    const redraw = () => {
+      picked.replaceChildren(...(list.length ? list.map((c, i) => cardEl(c, { small: true, onClick: () => { list.splice(i, 1); redraw(); } })) : [h("i", {}, "no cards")]));
+    };
+    body.append(picked);
+    const deck = h("div", { class: "deck" });
+    for (const c of fullDeck()) deck.append(cardEl(c, { small: true, onClick: () => { list.push(c); set = true; value = list; redraw(); } }));
+    body.append(deck);
+    const none = h("button", { type: "button", class: "choice" }, "none");
+    none.addEventListener("click", () => { list = []; value = list; set = true; redraw(); });
+    body.append(none);
+    if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => { list = []; value = null; set = true; redraw(); picked.replaceChildren(h("i", {}, "hidden")); }); body.append(b); }
+    redraw();
+    return { row, get: () => (set ? value : undefined), optional, reset: () => { list = []; set = false; redraw(); } };
+  } else if (k === "count") {
+    const inp = h("input", { type: "number", min: "0", inputmode: "numeric" });
+    inp.addEventListener("input", () => { set = inp.value !== ""; value = +inp.value; });
+    body.append(inp);
+  } else if (k === "str") {
+    const inp = h("input", { type: "text" });
+    inp.addEventListener("input", () => { set = inp.value !== ""; value = inp.value; });
+    body.append(inp);
+  } else if (k === "int_list") {
+    const inp = h("input", { type: "text", placeholder: "numbers, comma separated" });
+    inp.addEventListener("input", () => { set = inp.value.trim() !== ""; value = inp.value.split(/[ ,]+/).filter(Boolean).map(Number); });
+    body.append(inp);
+  } else {
+    const inp = h("textarea", { rows: "2", placeholder: `JSON (${kind})` });
+    inp.addEventListener("input", () => { try { value = JSON.parse(inp.value); set = true; inp.classList.remove("bad"); } catch { set = false; inp.classList.add("bad"); } });
+    body.append(inp);
+    if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => { value = null; set = true; inp.value = "null"; }); body.append(b); }
+  }
+  return { row, get: () => (set ? value : undefined), optional };
+}
+
+export function download(name, text) {
+  const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/jsonl" })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+export function recordLines(record) {
+  return [JSON.stringify(record.header), ...record.events.map((e) => JSON.stringify(e))].join("\n") + "\n";
+}
+
+export { cardText };
