@@ -58,8 +58,8 @@ export async function hello(engine) {
 }
 
 // The advice for a session: the hint object plus `text`, the words of `cardmind hint`.
-export async function advice(engine, session, extra = {}) {
-  const reply = await engine.request("hint", { session, params: { text: true, ...extra } });
+export async function advice(engine, session, withText = true) {
+  const reply = await engine.request("hint", { session, params: withText ? { text: true } : {} });
   const hint = reply.hint || {};
   const text = reply.text ?? hint.text ?? hint.headline ?? "";
   return { hint, text };

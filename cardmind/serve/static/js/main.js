@@ -23,6 +23,10 @@ async function main() {
     return;
   }
   for (const b of document.querySelectorAll("nav .tab")) b.addEventListener("click", () => showMode(b.dataset.mode));
+  window.addEventListener("hashchange", () => {
+    const m = location.hash.slice(1);
+    if (["play", "table", "review"].includes(m)) showMode(m);
+  });
   const mode = (location.hash || "#play").slice(1);
   showMode(["play", "table", "review"].includes(mode) ? mode : "play");
   const parts = [new Play(engine, document.getElementById("play")),

@@ -137,6 +137,7 @@ export class Play {
       this.sessions.push(r.session);
     }
     this.history = [];
+    this.turns = 0;
     this.selected = new Set();
     this.narrow = {};
     this.status = ref;
@@ -225,6 +226,7 @@ export class Play {
     r.querySelector("#play-advised").disabled = !myTurn;
     if (r.querySelector("#coach-always").checked && myTurn) await this.showAdvice(false);
     else if (!myTurn) r.querySelector("#coach-text").textContent = r.querySelector("#coach-always").checked ? "(the advice comes on your turn)" : "";
+    if (myTurn) r.querySelector("#play-status").dataset.turn = String(++this.turns);
   }
 
   renderHand() {
@@ -332,7 +334,9 @@ export class Play {
 
   async playAdvised() {
     if (!this.resolveHuman) return;
-    if (!this.hint) await this.showAdvice(true);
+    if (!this.hint) {
+      try { this.hint = (await advice(this.engine, this.sessions[this.me], false)).hint; } catch (err) { this.setError(err.message); return; }
+    }
     if (this.hint && this.hint.recommend) this.choose(this.hint.recommend);
   }
 

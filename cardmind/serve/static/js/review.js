@@ -37,7 +37,7 @@ export class Review {
     this.events = events;
     this.seat = header.observer ?? 0;
     const n = Array.isArray(header.hands) ? header.hands.length : game.seats;
-    this.names = [...Array(n).keys()].map((s) => (s === this.seat ? `seat ${s} (the record's seat)` : `seat ${s}`));
+    this.names = [...Array(n).keys()].map((s) => (s === this.seat ? `seat ${s} (you)` : `seat ${s}`));
     const list = this.root.querySelector("#review-events");
     list.replaceChildren(...events.map((e, i) => {
       const li = h("li", { "data-index": String(i) }, describe(e, game, this.names));
@@ -47,6 +47,8 @@ export class Review {
     this.root.querySelector("#review-title").textContent = `${game.title}: ${events.length} events, seen from seat ${this.seat}`;
     this.root.querySelector("#review-body").hidden = false;
     this.sessionAt = -1;
+    if (this.session) await this.engine.request("close", { session: this.session }).catch(() => {});
+    this.session = undefined;
     await this.go(0);
   }
 
@@ -79,10 +81,18 @@ export class Review {
     return this.session;
   }
 
-  async go(k) {
-    if (!this.events) return;
+  // Step to the position after k events; steps are taken one after another, and a step
+  // overtaken by a later click is skipped.
+  go(k) {
+    if (!this.events) return Promise.resolve();
     k = Math.max(0, Math.min(this.events.length, k));
     this.pos = k;
+    this.root.querySelector("#review-pos").textContent = `after ${k} of ${this.events.length} events`;
+    this.chain = (this.chain || Promise.resolve()).then(() => (this.pos === k ? this.show(k) : null));
+    return this.chain;
+  }
+
+  async show(k) {
     this.error("");
     const r = this.root;
     r.querySelector("#review-pos").textContent = `after ${k} of ${this.events.length} events`;
