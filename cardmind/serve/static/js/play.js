@@ -219,6 +219,7 @@ export class Play {
     const view = await seatView(this.engine, this.sessions[this.me]);
     this.view = view;
     r.querySelector("#play-table").replaceChildren(tableEl(view, this.names));
+    r.querySelector("#play-table-head").hidden = !(view && ((view.zones || []).length || view.counts || view.scores));
     this.legal = myTurn ? (await this.engine.request("legal", { session: this.sessions[this.me] })).actions : [];
     this.hint = null;
     this.renderHand();
@@ -272,7 +273,10 @@ export class Play {
     const el = h("div", { class: "action-group", "data-type": type }, h("div", { class: "group-title" }, `${words(type)} (${group.length})`));
     if (group.length > 12) {
       const all = cand.map((a) => leaves(a));
-      const paths = [...new Set(all.flatMap((l) => Object.keys(l)))].filter((p) => new Set(all.map((l) => l[p])).size > 1 || chosen[p] !== undefined);
+      // the fields every remaining move has and that tell them apart (a claim's cards come
+      // once its set is chosen)
+      const paths = [...new Set(all.flatMap((l) => Object.keys(l)))].filter((p) => chosen[p] !== undefined
+        || (all.every((l) => p in l) && new Set(all.map((l) => l[p])).size > 1));
       const sk = seatKeys(this.game);
       const selects = h("div", { class: "narrow" });
       for (const p of paths.slice(0, 10)) {
@@ -294,7 +298,8 @@ export class Play {
           this.narrow[type] = c;
           this.renderActions();
         });
-        selects.append(h("label", {}, words(p.replace(".", " ")) + " ", s));
+        const name = isCard(last) ? `${cardText(last)} is with` : words(p.replace(/\./g, " "));
+        selects.append(h("label", {}, name + " ", s));
       }
       el.append(selects);
     }
