@@ -360,10 +360,12 @@ class Engine:
         return {"session": sid, **s.record()}
 
     def cmd_hint(self, req: dict) -> dict:
-        """The seat's advice (docs/hints.md)."""
+        """The seat's advice (docs/hints.md); with ``params.text`` true also ``text``: the
+        advice as ``cardmind hint`` prints it."""
         sid, s = self._session(req)
         params = self._get(req, "params", (dict, None), "an object of hint parameters", None) or {}
-        return {"session": sid, "hint": s.hint(**params)}
+        hint, text = s.hint_and_text(**params)
+        return {"session": sid, "hint": hint, **({} if text is None else {"text": text})}
 
     def cmd_belief(self, req: dict) -> dict:
         """The seat's posterior (``params``: ``precision`` for a sampled Go Fish belief)."""

@@ -114,7 +114,8 @@ REQUESTS: dict[str, tuple[dict, list[str]]] = {
     "status": ({"session": SESSION_REF}, ["session"]),
     "record": ({"session": SESSION_REF}, ["session"]),
     "hint": ({"session": SESSION_REF, "params": _nullable({"type": "object", "properties": {
-        "model": {"type": "string", "description": "a player model of the game (hello: player_models)"}}})},
+        "model": {"type": "string", "description": "a player model of the game (hello: player_models)"},
+        "text": {"type": "boolean", "description": "also reply with text: the advice as cardmind hint prints it"}}})},
              ["session"]),
     "belief": ({"session": SESSION_REF, "params": _nullable({"type": "object", "properties": {
         "model": {"type": "string", "description": "a player model of the game (hello: player_models)"}}})},
@@ -193,7 +194,8 @@ REPLIES: dict[str, tuple[dict, list[str], bool]] = {
     "status": ({"session": SESSION_REF}, ["session"], True),
     "record": ({"session": SESSION_REF, "header": {"type": "object", "required": ["format", "game", "options"]},
                 "events": {"type": "array", "items": _c("event")}}, ["session", "header", "events"], False),
-    "hint": ({"session": SESSION_REF, "hint": _c("big_counts")}, ["session", "hint"], False),
+    "hint": ({"session": SESSION_REF, "hint": _c("big_counts"), "text": {"type": "string"}}, ["session", "hint"],
+             False),
     "belief": ({"session": SESSION_REF, "belief": _c("big_counts")}, ["session", "belief"], False),
     "quit": ({}, [], False),
 }
