@@ -58,6 +58,7 @@ COMMANDS: dict[str, frozenset[str]] = {
     "record": frozenset({"session"}),
     "hint": frozenset({"session", "params"}),
     "belief": frozenset({"session", "params"}),
+    "view": frozenset({"session", "seat"}),
     "quit": frozenset(),
 }
 
@@ -372,6 +373,12 @@ class Engine:
         sid, s = self._session(req)
         params = self._get(req, "params", (dict, None), "an object of belief parameters", None) or {}
         return {"session": sid, "belief": s.belief(**params)}
+
+    def cmd_view(self, req: dict) -> dict:
+        """The table as a seat sees it: its hand and the public table (``Game.table_view``)."""
+        sid, s = self._session(req)
+        seat = self._get(req, "seat", (int, None), "a seat number", None)
+        return {"session": sid, "view": s.table_view(seat)}
 
     def cmd_quit(self, req: dict) -> dict:
         """Stop after this reply."""

@@ -343,6 +343,19 @@ class Session:
             out["your_turn"] = (not over) and st.to_move() == self.seat
         return out
 
+    def table_view(self, seat: int | None = None) -> dict[str, Any]:
+        """The table as ``seat`` sees it (``Game.table_view``: its hand, counts, the public
+        cards on the table, scores). A player session shows its own seat (``seat`` may be
+        left out); a referee session any seat (``seat`` required).
+
+        Raises:
+            ProtocolError: ``bad_request`` (no such seat, another seat than a player
+                session's own, or no seat for a referee session).
+        """
+        seat = self._seat_arg(seat)
+        state = self.state if self.seat is not None else self.state.view(seat)
+        return with_int_strings(self.game.table_view(state, seat))
+
     def record(self) -> dict[str, Any]:
         """``{"header", "events"}``: this session's game record (``records.md``)."""
         return {"header": dict(self.header), "events": self.events}
