@@ -34,6 +34,8 @@ class CariocaGame(Game):
     ``hand`` and ``up``. Later hands begin with a ``deal`` event.
     """
 
+    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+
     name = "carioca"
     title = "Carioca (contract rummy)"
     option_specs = OPTION_SPECS

@@ -48,6 +48,8 @@ class HandFootGame(Game):
     ``deal`` event. A player's record carries ``observer`` and ``hand`` (its first hand).
     """
 
+    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+
     name = "handfoot"
     title = "Hand and Foot"
     option_specs = OPTION_SPECS
