@@ -219,7 +219,7 @@ export class Play {
     const view = await seatView(this.engine, this.sessions[this.me]);
     this.view = view;
     r.querySelector("#play-table").replaceChildren(tableEl(view, this.names));
-    r.querySelector("#play-table-head").hidden = !(view && ((view.zones || []).length || view.counts || view.scores));
+    r.querySelector("#play-table-head").hidden = !(view && ((view.zones || []).length || Object.keys(view.counts || {}).length || view.scores));
     this.legal = myTurn ? (await this.engine.request("legal", { session: this.sessions[this.me] })).actions : [];
     this.hint = null;
     this.renderHand();

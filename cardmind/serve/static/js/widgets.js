@@ -59,31 +59,40 @@ function valueEl(v, isSeat, names) {
   return String(v);
 }
 
-// The table of a seat's view ({hand, zones: [{title, owner, cards | melds}], counts, scores}).
+// The table of a seat's view (the engine's `view`: {seat, hand, counts, zones: [{title, owner,
+// cards | melds}], scores: [{title, seats, points}], notes}), drawn without knowing the game.
 export function tableEl(view, names) {
   const box = h("div", { class: "table-view" });
   if (!view) return box;
+  const mine = (owner) => owner === view.seat || (Array.isArray(owner) && owner.includes(view.seat));
   for (const z of view.zones || []) {
-    const title = (z.title || "") + (z.owner !== undefined && z.owner !== null ? ` (${Array.isArray(z.owner) ? z.owner.map((s) => seatName(names, s)).join(", ") : seatName(names, z.owner)})` : "");
-    const zone = h("div", { class: "zone" }, h("div", { class: "zone-title" }, title));
-    if (z.melds) for (const m of z.melds) {
-      const cards = Array.isArray(m) ? m : m.cards || [];
-      const label = Array.isArray(m) ? null : (m.label || m.kind || null);
-      zone.append(h("div", { class: "meld" }, label ? h("span", { class: "meld-label" }, label) : null, cards.map((c) => cardEl(c, { small: true }))));
+    const zone = h("div", { class: "zone" + (mine(z.owner) ? " mine" : ""), "data-title": z.title || "" },
+      h("div", { class: "zone-title" }, z.title || ""));
+    if (z.melds) {
+      if (!z.melds.length) zone.append(h("i", { class: "empty" }, "none yet"));
+      for (const m of z.melds) {
+        const cards = Array.isArray(m) ? m : m.cards || [];
+        zone.append(h("div", { class: "meld" }, cards.map((c) => cardEl(c, { small: true }))));
+      }
     }
-    if (z.cards) zone.append(h("div", { class: "meld" }, z.cards.length ? z.cards.map((c) => cardEl(c, { small: true })) : h("i", {}, "empty")));
-    if (z.count !== undefined && !z.cards) zone.append(h("span", { class: "count" }, `${z.count} cards`));
+    if (z.cards) {
+      const shown = z.cards.slice(-12);
+      zone.append(h("div", { class: "meld" }, z.cards.length > shown.length ? h("span", { class: "more" }, `+${z.cards.length - shown.length}`) : null,
+        z.cards.length ? shown.map((c) => cardEl(c, { small: true })) : h("i", { class: "empty" }, "empty")));
+    }
     box.append(zone);
   }
-  const counts = view.counts || {};
-  if (Object.keys(counts).length) {
-    box.append(h("div", { class: "zone counts" }, Object.entries(counts).map(([k, v]) =>
-      h("span", { class: "pill" }, `${words(k)}: ${Array.isArray(v) ? v.map((x, i) => `${seatName(names, i)} ${x}`).join(", ") : typeof v === "object" && v ? JSON.stringify(v) : v}`))));
+  const info = h("div", { class: "zone info" });
+  for (const [k, v] of Object.entries(view.counts || {})) {
+    info.append(h("div", {}, h("span", { class: "key" }, `${words(k)}: `),
+      Array.isArray(v) ? v.map((x, i) => h("span", { class: "pill" }, `${seatName(names, i)} ${x}`)) : h("span", { class: "pill" }, String(v))));
   }
-  if (view.scores !== undefined && view.scores !== null) {
-    const sc = view.scores;
-    box.append(h("div", { class: "zone scores" }, "Scores: ", Array.isArray(sc) ? sc.map((x, i) => h("span", { class: "pill" }, `${seatName(names, i)} ${x}`)) : JSON.stringify(sc)));
+  if (Array.isArray(view.scores) && view.scores.length) {
+    info.append(h("div", { class: "scores" }, h("span", { class: "key" }, "score: "),
+      view.scores.map((sc) => h("span", { class: "pill" + (mine(sc.seats) ? " mine" : "") }, `${sc.title} ${sc.points}`))));
   }
+  for (const n of view.notes || []) info.append(h("div", { class: "note" }, n));
+  if (info.childElementCount) box.append(info);
   return box;
 }
 
