@@ -66,15 +66,21 @@ def _env() -> dict:
     return env
 
 
+#: the save folder of the server the tests started
+SAVED: dict[str, Path] = {}
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The URL of a `cardmind serve` running on a free port (its save folder in a temp dir)."""
     _require_browser()
     if os.environ.get("CARDMIND_SERVE_URL"):  # a server already running (for working on the pages)
+        SAVED.clear()
         yield os.environ["CARDMIND_SERVE_URL"].rstrip("/")
         return
     port = _free_port()
     save = tmp_path_factory.mktemp("saved")
+    SAVED["dir"] = save
     proc = subprocess.Popen([sys.executable, "-m", "cardmind", "serve", "--port", str(port), "--save-dir", str(save)],
                             cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -290,6 +296,13 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     assert header["game"] == game and header["observer"] == 0
     assert len(lines) - 1 == len(_css(d, "#history li")) > 0
     _cardmind("hint", str(path))
+    # saved on the server: into its save folder, under a name the server made
+    _css(d, "#play-save")[0].click()
+    _wait(d, lambda d: _text(d, "#play-saved") != "", 20, "the save")
+    assert _text(d, "#play-saved").startswith("Saved as "), _text(d, "#play-saved")
+    name = _text(d, "#play-saved")[len("Saved as "):].split(" ")[0]
+    if SAVED:
+        assert (SAVED["dir"] / name).read_text() == path.read_text()
 
 
 def _check_coach(d, game, tmp_path):
@@ -350,6 +363,21 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         _css(d, "#table-fields .field[data-key='to'] button[data-value='1']")[0].click()
         _css(d, "#table-add")[0].click()
         _wait(d, lambda d: _text(d, "#table-error") != "", what="the error")
+        assert len(_css(d, "#table-history li")) == len(events)
+        # a claim's assignment: pick cards, then who holds each; the engine judges it
+        _css(d, "#table-types button[data-type='claim']")[0].click()
+        _css(d, f"#table-fields .field[data-key='claimer'] button[data-value='{seat}']")[0].click()
+        set_input = _css(d, "#table-fields .field[data-key='set'] input")[0]
+        set_input.send_keys("low-clubs")
+        for key in ("assignment", "actual"):
+            field = f"#table-fields .field[data-key='{key}']"
+            _css(d, f"{field} .deck [data-card='2C']")[0].click()
+            _css(d, f"{field} .card-seat[data-card='2C'] button[data-value='{seat}']")[0].click()
+        _css(d, "#table-fields .field[data-key='correct'] button[data-value='true']")[0].click()
+        _css(d, "#table-add")[0].click()
+        # every field was read (none missing), and the engine refuses it: not this seat's turn
+        _wait(d, lambda d: _text(d, "#table-error") != "", what="the claim's error")
+        assert _text(d, "#table-error").startswith("illegal claim"), _text(d, "#table-error")
         assert len(_css(d, "#table-history li")) == len(events)
     finally:
         d.set_window_size(1280, 1000)

@@ -184,6 +184,32 @@ export function fieldInput(key, kind, seats, names) {
     if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => { list = []; value = null; set = true; redraw(); picked.replaceChildren(h("i", {}, "hidden")); }); body.append(b); }
     redraw();
     return { row, get: () => (set ? value : undefined), optional, reset: () => { list = []; set = false; redraw(); } };
+  } else if (k === "card_seat_map") {
+    // {card: seat}: pick the cards, then the seat of each (a Literature claim's assignment)
+    let map = {};
+    const rows = h("div", { class: "card-seats" });
+    const redraw = () => {
+      rows.replaceChildren(...Object.keys(map).map((c) => {
+        const bs = [];
+        const line = h("div", { class: "card-seat", "data-card": c }, cardEl(c, { small: true, onClick: () => { delete map[c]; redraw(); } }), " with ");
+        for (let s = 0; s < seats; s++) {
+          const b = h("button", { type: "button", class: "choice" + (map[c] === s ? " chosen" : ""), "data-value": String(s) }, seatName(names, s));
+          b.addEventListener("click", () => { map[c] = s; bs.forEach((x) => x.classList.toggle("chosen", x === b)); });
+          bs.push(b);
+          line.append(b);
+        }
+        return line;
+      }));
+      if (!Object.keys(map).length) rows.append(h("i", {}, "pick the cards below, then who holds each"));
+    };
+    const deck = h("div", { class: "deck" });
+    for (const c of fullDeck()) deck.append(cardEl(c, { small: true, onClick: () => { if (!(c in map)) { map[c] = null; redraw(); } } }));
+    body.append(rows, deck);
+    redraw();
+    return { row, optional, get: () => {
+      const cards = Object.keys(map);
+      return cards.length && cards.every((c) => Number.isInteger(map[c])) ? { ...map } : undefined;
+    } };
   } else if (k === "count") {
     const inp = h("input", { type: "number", min: "0", inputmode: "numeric" });
     inp.addEventListener("input", () => { set = inp.value !== ""; value = +inp.value; });
