@@ -189,6 +189,7 @@ def _same_words(page: str, cli: str) -> None:
 def _engine_game(game: str, options: dict, seed: int, actions: int, seat: int) -> tuple[dict, list[dict]]:
     """A seat's record of the first ``actions`` actions of a seeded game of peer players, made
     with the engine in this process (the input the At-the-table and Review tests feed)."""
+    from cardmind.core import get_game
     from cardmind.protocol.engine import Engine
 
     eng = Engine()
@@ -200,12 +201,17 @@ def _engine_game(game: str, options: dict, seed: int, actions: int, seat: int) -
     ref = req(cmd="new", session="ref", game=game, role="referee", seed=seed, options=options)
     n = ref["seats"]
     for s in range(n):
-        req(cmd="new", session=f"p{s}", game=game, options=ref["options"], seat=s,
-            hand=ref["header"]["hands"][s], agent="peer", seed=s, check=False)
+        seat_header = get_game(game).observer_header(ref["header"], s)
+        extra = {k: v for k, v in seat_header.items() if k not in ("observer", "hand")}
+        req(cmd="new", session=f"p{s}", game=game, options=ref["options"], seat=s, hand=seat_header["hand"],
+            agent="peer", seed=s, check=False, **({"header": extra} if extra else {}))
     status = ref
     for _ in range(actions):
         action = req(cmd="act", session=f"p{status['to_move']}")["action"]
         status = req(cmd="apply", session="ref", action=action)
+        if status["notice"] is not None:
+            for s in range(n):
+                req(cmd="notice", session=f"p{s}", notice=status["notice"])
         for i, ev in enumerate(status["events"]):
             for s in range(n):
                 req(cmd="event", session=f"p{s}", event=(status["redacted"].get(str(s)) or status["events"])[i])

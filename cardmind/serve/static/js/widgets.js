@@ -96,34 +96,70 @@ export function tableEl(view, names) {
   return box;
 }
 
-// A belief as a table when it holds per-card or per-seat probabilities, else compact JSON.
+const isNum = (x) => typeof x === "number";
+const isObj = (x) => x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length > 0;
+
+// A big count as people read it: 2.33 × 10^26 (the exact digits in the tooltip).
+function bigNumber(v) {
+  const d = String(v).replace(/\D/g, "");
+  if (d.length <= 9) return h("span", {}, Number(d).toLocaleString("en"));
+  return h("span", { title: d }, `${d[0]}.${d.slice(1, 3)} × 10`, h("sup", {}, String(d.length - 1)));
+}
+
+function probTable(caption, rows, cols, cell, names, colIsSeat) {
+  const t = h("table", { class: "belief-table" }, h("caption", {}, caption),
+    h("tr", {}, h("th", {}, ""), cols.map((c) => h("th", {}, colIsSeat && /^\d+$/.test(c) ? seatName(names, +c) : words(c)))));
+  for (const row of rows) {
+    t.append(h("tr", {}, h("th", {}, isCard(row) ? cardEl(row, { small: true }) : isRank(row) ? `${rankLabel(row)}s` : words(row)),
+      cols.map((c) => {
+        const p = cell(row, c);
+        const td = h("td", {}, p === undefined ? "" : `${Math.round(p * 100)}%`);
+        if (p !== undefined) td.style.background = `rgba(30,120,60,${(0.08 + 0.6 * p).toFixed(2)})`;
+        return td;
+      })));
+  }
+  return t;
+}
+
+// A belief (the engine's `belief`) drawn without knowing the game: the number of consistent
+// deals; a table {row: {seat: P}} as rows of chances per seat (Literature's marginals); a
+// table {seat: {row: {count: P}}} as the chance that each seat holds at least one of each
+// row (Go Fish ranks, Hand and Foot cards); the rest as compact JSON.
 export function beliefEl(belief, names) {
   const box = h("div", { class: "belief" });
   if (!belief) return box;
   const big = belief.consistent_deals_str || belief.consistent_deals;
-  if (big !== undefined) box.append(h("div", {}, `Consistent deals: ${big}`));
-  const table = Object.entries(belief).find(([, v]) => v && typeof v === "object" && !Array.isArray(v)
-    && Object.values(v).length && Object.values(v).every((r) => r && typeof r === "object" && Object.values(r).every((x) => typeof x === "number")));
-  if (table) {
-    const [key, rows] = table;
-    const cols = [...new Set(Object.values(rows).flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
-    const t = h("table", { class: "belief-table" },
-      h("caption", {}, words(key)),
-      h("tr", {}, h("th", {}, ""), cols.map((c) => h("th", {}, /^\d+$/.test(c) ? seatName(names, +c) : words(c)))));
-    for (const [row, r] of Object.entries(rows)) {
-      t.append(h("tr", {}, h("th", {}, isCard(row) ? cardEl(row, { small: true }) : words(row)),
-        cols.map((c) => {
-          const p = r[c];
-          const td = h("td", {}, p === undefined ? "" : `${Math.round(p * 100)}%`);
-          if (p !== undefined) td.style.background = `rgba(30,120,60,${(0.08 + 0.6 * p).toFixed(2)})`;
-          return td;
-        })));
+  if (big !== undefined && big !== null) box.append(h("div", {}, "Consistent deals: ", bigNumber(big)));
+  let drawn = false;
+  const isProb = (x) => isNum(x) && x >= 0 && x <= 1;
+  const digits = (o) => Object.keys(o).every((k) => /^\d+$/.test(k));
+  for (const [key, v] of Object.entries(belief)) {
+    if (!isObj(v)) continue;
+    const inner = Object.values(v);
+    if (inner.every((r) => isObj(r) && Object.values(r).every(isProb))) {
+      // {row: {seat: P}}
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      box.append(probTable(words(key), Object.keys(v), cols, (row, c) => v[row][c], names, true));
+      drawn = true;
+    } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && digits(d) && Object.values(d).every(isProb)))) {
+      // {seat: {row: {count: P}}}: the chance of at least one
+      const seats = Object.keys(v).sort((a, b) => +a - +b);
+      const rows = [...new Set(inner.flatMap((r) => Object.keys(r)))];
+      const atLeastOne = (row, seat) => {
+        const d = v[seat][row];
+        return d === undefined ? undefined : 1 - (d["0"] || 0);
+      };
+      box.append(probTable(`${words(key)}: the chance of holding at least one`, rows, seats, atLeastOne, names, true));
+      drawn = true;
+    } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && isProb(d.p_any)))) {
+      // {row: {seat: {p_any, ...}}}
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      const cell = (row, c) => (v[row][c] ? v[row][c].p_any : undefined);
+      box.append(probTable(`${words(key)}: the chance of holding at least one`, Object.keys(v), cols, cell, names, true));
+      drawn = true;
     }
-    box.append(t);
-  } else {
-    const rest = { ...belief };
-    box.append(h("pre", { class: "json" }, JSON.stringify(rest, null, 1).slice(0, 4000)));
   }
+  if (!drawn) box.append(h("pre", { class: "json" }, JSON.stringify(belief, null, 1).slice(0, 4000)));
   return box;
 }
 
