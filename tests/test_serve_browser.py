@@ -262,6 +262,9 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
         if _css(d, "#play-end")[0].is_displayed():
             break
         turn += 1
+        if _css(d, "#play-status")[0].get_attribute("data-mode") == "react":
+            _css(d, "#play-go-on")[0].click()
+            continue
         if turn == coach_turn:
             _check_coach(d, game, tmp_path)
             checked = True
@@ -408,3 +411,32 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
     assert len(rows) > 10 and "%" in rows[1].text
     assert len(_css(d, "#review-events li.current")) == 1
     d.save_screenshot(str(IMG / "serve-review.png"))
+
+
+def test_play_out_of_turn_claims(server, browser):
+    """Under claim_any_time you may claim while another seat is on turn: the page stops for you
+    with the claims you may make and a button to let play go on."""
+    d = browser
+    _open(d, server, "play")
+    _set_input(d, _css(d, "#play-game")[0], "literature")
+    _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == "literature", what="the game")
+    _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], True)
+    _wait(d, lambda d: len(_css(d, "#play-seats select")) == 6, what="the seats")
+    _set_input(d, _css(d, "#play-delay")[0], 0)
+    _css(d, "#play-start")[0].click()
+    mode = lambda d: _css(d, "#play-status")[0].get_attribute("data-mode")
+    turn = lambda d: int(_css(d, "#play-status")[0].get_attribute("data-turn") or 0)
+    _wait(d, lambda d: mode(d) == "turn", what="your turn")
+    while mode(d) == "turn":  # your asks until one fails and another seat is on turn
+        seen = turn(d)
+        _css(d, "#play-advised")[0].click()
+        _wait(d, lambda d, seen=seen: turn(d) > seen, what="your next decision")
+    assert _css(d, "#play-go-on")[0].is_displayed()
+    assert _css(d, "#play-advised")[0].get_attribute("disabled") is not None
+    claims = _css(d, "#actions .action-group[data-type='claim']")
+    assert claims and "claim (" in claims[0].text
+    events = len(_css(d, "#history li"))
+    _css(d, "#play-go-on")[0].click()
+    _wait(d, lambda d: len(_css(d, "#history li")) > events, what="play going on")
+    assert _text(d, "#play-error") == ""
+

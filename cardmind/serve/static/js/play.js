@@ -77,6 +77,7 @@ export class Play {
     r.querySelector("#play-advised").addEventListener("click", () => this.playAdvised());
     r.querySelector("#play-download").addEventListener("click", () => this.downloadRecord());
     r.querySelector("#play-save").addEventListener("click", () => this.saveRecord());
+    r.querySelector("#play-go-on").addEventListener("click", () => this.choose(null));
     await this.setupGame();
   }
 
@@ -175,9 +176,17 @@ export class Play {
         while (again && !this.status.over && !stopped()) {
           again = false;
           for (const s of this.status.actors.slice(1)) {
-            if (s === this.me) continue;
-            const r = await this.engine.request("react", { session: this.sessions[s] });
-            if (r.action) { await this.resolve(r.action); again = true; break; }
+            let action;
+            if (s === this.me) {
+              // you may act out of turn (a claim under claim_any_time): choose, or let play go on
+              await this.render("react");
+              action = await new Promise((resolve) => { this.resolveHuman = resolve; });
+              this.resolveHuman = null;
+              if (stopped()) break;
+            } else {
+              action = (await this.engine.request("react", { session: this.sessions[s] })).action;
+            }
+            if (action) { await this.resolve(action); again = true; break; }
           }
         }
       }
@@ -210,11 +219,15 @@ export class Play {
     list.scrollTop = list.scrollHeight;
   }
 
-  async render(myTurn) {
+  // mode: true (your turn), "react" (you may act out of turn), false (another seat moves)
+  async render(mode) {
     const r = this.root;
     const st = this.status;
-    r.querySelector("#play-status").textContent = st.over ? "Game over." :
-      myTurn ? "Your turn." : `${seatName(this.names, st.to_move)} to move…`;
+    const myTurn = !!mode;
+    r.querySelector("#play-status").textContent = st.over ? "Game over." : mode === "react"
+      ? `${seatName(this.names, st.to_move)} is to move; you may act out of turn now, or let play go on.`
+      : myTurn ? "Your turn." : `${seatName(this.names, st.to_move)} to move…`;
+    r.querySelector("#play-go-on").hidden = mode !== "react";
     r.querySelector("#play-status").classList.toggle("your-turn", !!myTurn);
     const view = await seatView(this.engine, this.sessions[this.me]);
     this.view = view;
@@ -224,10 +237,11 @@ export class Play {
     this.hint = null;
     this.renderHand();
     this.renderActions();
-    r.querySelector("#play-advised").disabled = !myTurn;
-    if (r.querySelector("#coach-always").checked && myTurn) await this.showAdvice(false);
+    r.querySelector("#play-advised").disabled = mode !== true;
+    if (r.querySelector("#coach-always").checked && mode === true) await this.showAdvice(false);
     else if (!myTurn) r.querySelector("#coach-text").textContent = r.querySelector("#coach-always").checked ? "(the advice comes on your turn)" : "";
     if (myTurn) r.querySelector("#play-status").dataset.turn = String(++this.turns);
+    r.querySelector("#play-status").dataset.mode = mode === "react" ? "react" : myTurn ? "turn" : "wait";
   }
 
   renderHand() {
@@ -328,6 +342,7 @@ export class Play {
     const box = this.root.querySelector("#coach-text");
     if (!this.sessions || this.status.over) return;
     if (this.status.to_move !== this.me && !asked) return;
+    if (!asked && this.root.querySelector("#play-status").dataset.mode !== "turn") return;
     box.textContent = "thinking…";
     try {
       const { hint, text } = await advice(this.engine, this.sessions[this.me]);
