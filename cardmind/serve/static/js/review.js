@@ -112,7 +112,10 @@ export class Review {
     } catch (e) {
       adv.textContent = "";
       bel.replaceChildren();
-      this.error(e.message);
+      const complete = this.header.observer === undefined;
+      this.error(complete && e.code === "illegal_event"
+        ? `${e.message}. This is a complete record (every seat's cards); Review follows one seat's own record, such as the one Play or At the table downloads.`
+        : e.message);
     }
     adv.dataset.pos = String(k);
   }
