@@ -440,3 +440,15 @@ def test_play_out_of_turn_claims(server, browser):
     _wait(d, lambda d: len(_css(d, "#history li")) > events, what="play going on")
     assert _text(d, "#play-error") == ""
 
+
+
+def test_no_browser_fails_under_ci_and_skips_otherwise(monkeypatch):
+    """Without Chromium the browser tests fail when CI is set (so CI cannot pass them by
+    skipping) and are skipped otherwise."""
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="/nonexistent/chromium"):
+        _require_browser()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="/nonexistent/chromium"):
+        _require_browser()
