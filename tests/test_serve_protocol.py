@@ -44,7 +44,7 @@ def test_hint_text_is_what_cardmind_hint_prints(example, upto, capsys):
     printed = capsys.readouterr().out
     e = Engine()
     sid = _session_at(e, path, upto)
-    r = _request(e, cmd="hint", session=sid, params={"text": True, "max_asks": 10})
+    r = _request(e, cmd="hint", session=sid, params={"text": True})   # the defaults are the CLI's
     assert r["text"] == printed
     assert "\x1b" not in r["text"] and len(printed.splitlines()) > 3
     # the JSON beside it is the same advice as without text, and without text there is none

@@ -235,30 +235,21 @@ def run(host: str = "127.0.0.1", port: int = 8765, save_dir: str | os.PathLike |
     Returns:
         The exit status: 0.
     """
+    import socket  # noqa: PLC0415
+
     import uvicorn  # noqa: PLC0415
 
     settings = ServerSettings(save_dir=Path(save_dir) if save_dir is not None else default_save_dir(),
                               max_connections=max_connections, max_sessions=max_sessions,
                               local_only=is_local(host))
-    config = uvicorn.Config(create_app(settings), host=host, port=port, log_level=log_level,
-                            ws_max_size=MAX_MESSAGE, ws_per_message_deflate=False, lifespan="off",
-                            server_header=False)
-    server = uvicorn.Server(config)
-
-    async def announce() -> None:
-        while not server.started:
-            await anyio.sleep(0.05)
-            if server.should_exit:
-                return
-        sock = server.servers[0].sockets[0].getsockname()
-        shown = f"[{host}]" if ":" in host else host
-        url = f"http://{shown}:{sock[1]}/"
-        (ready or (lambda u: print(f"cardmind serve: open {u} (Ctrl-C stops it)", flush=True)))(url)
-
-    async def main() -> None:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(announce)
-            await server.serve()
-
-    anyio.run(main)
+    # bound here, so that a port in use is an OSError for the caller, not uvicorn's exit
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.create_server((host.strip("[]"), port), family=family, reuse_port=False)
+    config = uvicorn.Config(create_app(settings), log_level=log_level, ws_max_size=MAX_MESSAGE,
+                            ws_per_message_deflate=False, lifespan="off", server_header=False)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{sock.getsockname()[1]}/"
+    (ready or (lambda u: print(f"cardmind serve: open {u} (Ctrl-C stops it)", flush=True)))(url)
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])
     return 0
