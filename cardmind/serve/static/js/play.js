@@ -296,13 +296,18 @@ export class Play {
       for (const p of paths.slice(0, 10)) {
         const values = [...new Set(all.map((l) => l[p]).filter((v) => v !== undefined))].sort();
         const last = p.split(".").pop();
+        const text = (x) => {
+          if (isCard(x)) return cardText(x);
+          if (isRank(x)) return rankLabel(x);
+          if (Array.isArray(x)) return x.map(text).join(Array.isArray(x[0]) || (x[0] && typeof x[0] === "object") ? " | " : " ");
+          if (x && typeof x === "object") return Object.entries(x).map(([k, y]) => (k === "cards" ? text(y) : `${text(y)}`)).join(" ");
+          return typeof x === "string" ? x : JSON.stringify(x);
+        };
         const label = (v) => {
           const x = JSON.parse(v);
           if ((sk.has(last) || isCard(last)) && Number.isInteger(x)) return seatName(this.names, x);
           if (isCard(x)) return `${cardText(x)} (${x})`;
-          if (isRank(x)) return rankLabel(x);
-          if (Array.isArray(x)) return x.map((c) => (isCard(c) ? cardText(c) : JSON.stringify(c))).join(" ");
-          return typeof x === "string" ? x : JSON.stringify(x);
+          return text(x);
         };
         const s = h("select", { "data-path": p }, h("option", { value: "" }, "any"),
           values.map((v) => h("option", { value: v, selected: chosen[p] === v }, label(v))));

@@ -54,6 +54,10 @@ function valueEl(v, isSeat, names) {
     if (entries.length && entries.every(([k, x]) => isCard(k) && Number.isInteger(x))) {
       return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, cardEl(k, { small: true }), "→", seatName(names, x))));
     }
+    if (Array.isArray(v.cards)) {  // a meld: its kind (or other fields) then its cards
+      const rest = entries.filter(([k]) => k !== "cards").map(([, x]) => (typeof x === "object" ? JSON.stringify(x) : String(x)));
+      return h("span", { class: "group" }, rest.length ? h("span", { class: "key" }, rest.join(" ") + " ") : null, valueEl(v.cards, false, names));
+    }
     return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, words(k) + " ", valueEl(x, false, names))));
   }
   return String(v);
