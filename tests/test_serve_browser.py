@@ -415,7 +415,7 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
 
 def test_play_out_of_turn_claims(server, browser):
     """Under claim_any_time you may claim while another seat is on turn: the page stops for you
-    with the claims you may make and a button to let play go on."""
+    with the claims you may make and a button to let play go on. (With the coach always on.)"""
     d = browser
     _open(d, server, "play")
     _set_input(d, _css(d, "#play-game")[0], "literature")
@@ -423,10 +423,12 @@ def test_play_out_of_turn_claims(server, browser):
     _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], True)
     _wait(d, lambda d: len(_css(d, "#play-seats select")) == 6, what="the seats")
     _set_input(d, _css(d, "#play-delay")[0], 0)
+    _css(d, "#coach-always")[0].click()  # the coach on every turn, unasked
     _css(d, "#play-start")[0].click()
     mode = lambda d: _css(d, "#play-status")[0].get_attribute("data-mode")
     turn = lambda d: int(_css(d, "#play-status")[0].get_attribute("data-turn") or 0)
     _wait(d, lambda d: mode(d) == "turn", what="your turn")
+    _wait(d, lambda d: _text(d, "#coach-text").startswith("Literature: seat 0's view"), what="the coach, unasked")
     while mode(d) == "turn":  # your asks until one fails and another seat is on turn
         seen = turn(d)
         _css(d, "#play-advised")[0].click()
