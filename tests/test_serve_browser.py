@@ -423,16 +423,19 @@ def test_play_out_of_turn_claims(server, browser):
     _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], True)
     _wait(d, lambda d: len(_css(d, "#play-seats select")) == 6, what="the seats")
     _set_input(d, _css(d, "#play-delay")[0], 0)
-    _css(d, "#coach-always")[0].click()  # the coach on every turn, unasked
     _css(d, "#play-start")[0].click()
     mode = lambda d: _css(d, "#play-status")[0].get_attribute("data-mode")
     turn = lambda d: int(_css(d, "#play-status")[0].get_attribute("data-turn") or 0)
     _wait(d, lambda d: mode(d) == "turn", what="your turn")
+    _css(d, "#coach-always")[0].click()  # the coach on every turn, unasked
     _wait(d, lambda d: _text(d, "#coach-text").startswith("Literature: seat 0's view"), what="the coach, unasked")
     while mode(d) == "turn":  # your asks until one fails and another seat is on turn
         seen = turn(d)
         _css(d, "#play-advised")[0].click()
         _wait(d, lambda d, seen=seen: turn(d) > seen, what="your next decision")
+        if mode(d) == "turn":  # the coach has the new position's advice without being asked
+            _wait(d, lambda d: _css(d, "#coach-text")[0].get_attribute("data-events")
+                  == str(len(_css(d, "#history li"))), what="the coach's new advice")
     assert _css(d, "#play-go-on")[0].is_displayed()
     assert _css(d, "#play-advised")[0].get_attribute("disabled") is not None
     claims = _css(d, "#actions .action-group[data-type='claim']")
