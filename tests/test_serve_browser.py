@@ -383,6 +383,13 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         _wait(d, lambda d: _text(d, "#table-error") != "", what="the claim's error")
         assert _text(d, "#table-error").startswith("illegal claim"), _text(d, "#table-error")
         assert len(_css(d, "#table-history li")) == len(events)
+        # undo: the last event taken back, the advice is the one before it
+        _css(d, "#table-undo")[0].click()
+        _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1)
+              and _text(d, "#table-advice") != "thinking…", what="the advice after undo")
+        assert len(_css(d, "#table-history li")) == len(events) - 1
+        cli = _cardmind("hint", str(tmp_path / "table.jsonl"), "--upto", str(len(events)))
+        _same_words(_text(d, "#table-advice"), cli)
     finally:
         d.set_window_size(1280, 1000)
 
@@ -443,6 +450,15 @@ def test_play_out_of_turn_claims(server, browser):
     events = len(_css(d, "#history li"))
     _css(d, "#play-go-on")[0].click()
     _wait(d, lambda d: len(_css(d, "#history li")) > events, what="play going on")
+    assert _text(d, "#play-error") == ""
+    # a new game in the middle of this one: the old one stops, the new one starts afresh
+    _css(d, "#play-setup summary")[0].click()
+    _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], False)
+    _wait(d, lambda d: len(_css(d, "#play-seats select")) == 6, what="the seats")
+    _css(d, "#play-start")[0].click()
+    _wait(d, lambda d: mode(d) == "turn" and turn(d) == 1 and len(_css(d, "#history li")) == 0, what="the new game")
+    _css(d, "#play-advised")[0].click()
+    _wait(d, lambda d: len(_css(d, "#history li")) > 0, what="the new game's first move")
     assert _text(d, "#play-error") == ""
 
 

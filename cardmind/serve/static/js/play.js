@@ -110,7 +110,9 @@ export class Play {
   setError(msg) { this.root.querySelector("#play-error").textContent = msg; }
 
   async start() {
-    if (this.running) { this.stopped = true; }
+    this.gameId = (this.gameId || 0) + 1;  // a game still running stops at its next step
+    if (this.resolveHuman) this.resolveHuman(null);
+    if (this.loopDone) await this.loopDone;
     const e = this.engine;
     const game = this.game;
     const seats = [...this.root.querySelectorAll("#play-seats select")].map((s) => s.value || null);
@@ -146,15 +148,20 @@ export class Play {
     this.root.querySelector("#play-setup").open = false;
     this.root.querySelector("#play-end").hidden = true;
     this.root.querySelector("#history").replaceChildren();
-    this.stopped = false;
-    this.loop();
+    const status = this.root.querySelector("#play-status");
+    status.dataset.turn = "0";
+    status.dataset.mode = "wait";
+    this.root.querySelector("#coach-text").textContent = "";
+    this.root.querySelector("#play-saved").textContent = "";
+    this.loopDone = this.loop();
   }
 
   // The game loop of docs/protocol.md: the seat to move acts (a bot by `act`, you by clicking),
   // the referee applies, every session hears its view of the events.
   async loop() {
     this.running = true;
-    const stopped = () => this.stopped;
+    const id = this.gameId;
+    const stopped = () => this.gameId !== id;
     try {
       while (!this.status.over && !stopped()) {
         const seat = this.status.to_move;
@@ -192,7 +199,7 @@ export class Play {
       }
       if (!stopped()) await this.finish();
     } catch (err) {
-      this.setError(`${err.message}`);
+      if (!stopped()) this.setError(`${err.message}`);
     } finally {
       this.running = false;
     }
