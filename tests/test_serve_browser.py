@@ -162,6 +162,26 @@ def _set_input(driver, el, value):
     driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", el)
 
 
+def _screenshot(driver, name: str) -> None:
+    """Save the page as docs/img/NAME, unless the picture there differs only in a few pixels
+    (a focus ring, anti-aliasing): the docs' pictures change only when the page does."""
+    png = driver.get_screenshot_as_png()
+    path = IMG / name
+    if path.exists():
+        try:
+            import io
+
+            from PIL import Image, ImageChops
+            new, old = Image.open(io.BytesIO(png)).convert("RGB"), Image.open(path).convert("RGB")
+            if new.size == old.size:
+                diff = ImageChops.difference(new, old).convert("L").point(lambda v: 255 if v > 24 else 0)
+                if sum(diff.histogram()[255:]) < 0.002 * new.size[0] * new.size[1]:
+                    return
+        except ImportError:  # no Pillow: always write
+            pass
+    path.write_bytes(png)
+
+
 def _cardmind(*args) -> str:
     out = subprocess.run([sys.executable, "-m", "cardmind", *args], cwd=ROOT, env=_env(),
                          capture_output=True, text=True, timeout=120, check=False)
@@ -268,7 +288,7 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
         if turn == coach_turn:
             _check_coach(d, game, tmp_path)
             checked = True
-            d.save_screenshot(str(IMG / ("serve-play.png" if game == "literature" else f"serve-play-{game}.png")))
+            _screenshot(d, "serve-play.png" if game == "literature" else f"serve-play-{game}.png")
         # alternate: the advised move; a card of the hand and a move with it; a move without cards
         moved = False
         if turn % 3 == 1:
@@ -358,7 +378,7 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
             assert _text(d, "#table-error") == ""
         assert len(_css(d, "#table-history li")) == len(events)
         d.execute_script("window.scrollTo(0, 0)")
-        d.save_screenshot(str(IMG / "serve-table.png"))
+        _screenshot(d, "serve-table.png")
         cli = _cardmind("hint", str(_write_record(tmp_path / "table.jsonl", header, events)))
         _same_words(_text(d, "#table-advice"), cli)
         # an impossible event is refused with the protocol's one-sentence error, nothing added
@@ -417,7 +437,7 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
     rows = _css(d, "#review-belief table tr")
     assert len(rows) > 10 and "%" in rows[1].text
     assert len(_css(d, "#review-events li.current")) == 1
-    d.save_screenshot(str(IMG / "serve-review.png"))
+    _screenshot(d, "serve-review.png")
 
 
 def test_play_out_of_turn_claims(server, browser):
