@@ -2,7 +2,7 @@
 // seat has a player session (the bots' with their agent, yours with none: it gives the advice);
 // each seat's session is told the events as that seat sees them (the referee's `redacted`).
 import { hello, advice, seatView } from "./engine.js";
-import { cardEl, involves, cardsIn, isCard, cardText, rankLabel, isRank } from "./cards.js";
+import { cardEl, involves, isCard, cardText, rankLabel, isRank } from "./cards.js";
 import { h, describe, tableEl, seatKeys, seatName, download, recordLines, words } from "./widgets.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,6 @@
 // Shared page pieces: naming seats, describing events and actions in compact words, the
 // table view, the belief table and the event-field inputs driven by hello's event schemas.
-import { cardEl, cardText, isCard, isRank, rankLabel, fullDeck, RANKS } from "./cards.js";
+import { cardEl, isCard, isRank, rankLabel, fullDeck, RANKS } from "./cards.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -282,4 +282,3 @@ export function recordLines(record) {
   return [JSON.stringify(record.header), ...record.events.map((e) => JSON.stringify(e))].join("\n") + "\n";
 }
 
-export { cardText };
