@@ -60,7 +60,7 @@ def _wire_cases():
             continue
         if "parametrize" in marks:
             names, values = marks["parametrize"].args[:2]
-            out.extend(pytest.param(fn, dict(zip(names.split(","), v)), id=f"{fn.__name__}-{'-'.join(map(str, v))}")
+            out.extend(pytest.param(fn, dict(zip(names.split(","), v, strict=True)), id=f"{fn.__name__}-{'-'.join(map(str, v))}")
                        for v in values)
         else:
             out.append(pytest.param(fn, {}, id=fn.__name__))

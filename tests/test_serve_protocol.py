@@ -89,12 +89,12 @@ def test_view_follows_the_game(example):
     _request(e, cmd="new", session="me", game=g.name, options=h["options"], seat=seat, hand=mine.header["hand"],
              agent=None, check=False, header=extra or None)
     reply_schema = _reply_validator()
-    from cardmind.records import new_state   # noqa: PLC0415
+    from cardmind.records import new_state  # noqa: PLC0415
 
     complete = new_state(rec)
     total = None
     steps = 0
-    for i, (ev, my_ev) in enumerate(zip(rec.events, mine.events)):
+    for i, (ev, my_ev) in enumerate(zip(rec.events, mine.events, strict=True)):
         complete.apply_event(ev)
         _request(e, cmd="event", session="ref", event=ev)
         _request(e, cmd="event", session="me", event=my_ev)

@@ -21,7 +21,6 @@ sessions per connection are limited.
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
