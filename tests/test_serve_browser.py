@@ -437,6 +437,13 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
     rows = _css(d, "#review-belief table tr")
     assert len(rows) > 10 and "%" in rows[1].text
     assert len(_css(d, "#review-events li.current")) == 1
+    # the arrow keys step as well
+    from selenium.webdriver.common.keys import Keys
+    _css(d, "body")[0].send_keys(Keys.ARROW_RIGHT)
+    _wait(d, lambda d: _text(d, "#review-pos") == f"after 4 of {len(events)} events", what="the right arrow")
+    _css(d, "body")[0].send_keys(Keys.ARROW_LEFT)
+    _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == "3"
+          and _text(d, "#review-pos") == f"after 3 of {len(events)} events", what="the left arrow")
     _screenshot(d, "serve-review.png")
 
 

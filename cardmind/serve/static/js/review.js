@@ -17,6 +17,12 @@ export class Review {
     r.querySelector("#review-next").addEventListener("click", () => this.go(this.pos + 1));
     r.querySelector("#review-start").addEventListener("click", () => this.go(0));
     r.querySelector("#review-end").addEventListener("click", () => this.go(this.events.length));
+    // the arrow keys step too, while Review is shown
+    document.addEventListener("keydown", (ev) => {
+      if (r.hidden || !this.events || ev.target.tagName === "INPUT") return;
+      if (ev.key === "ArrowRight") this.go(this.pos + 1);
+      else if (ev.key === "ArrowLeft") this.go(this.pos - 1);
+    });
   }
 
   error(msg) { this.root.querySelector("#review-error").textContent = msg; }
