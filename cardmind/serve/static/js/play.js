@@ -3,7 +3,7 @@
 // each seat's session is told the events as that seat sees them (the referee's `redacted`).
 import { hello, advice, seatView } from "./engine.js";
 import { cardEl, involves, isCard, cardText, rankLabel, isRank } from "./cards.js";
-import { h, describe, tableEl, seatKeys, seatName, download, recordLines, words } from "./widgets.js";
+import { h, describe, tableEl, seatKeys, seatName, download, recordLines, words, showAdvice } from "./widgets.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -359,7 +359,7 @@ export class Play {
     try {
       const { hint, text } = await advice(this.engine, this.sessions[this.me]);
       this.hint = hint;
-      box.textContent = text;
+      showAdvice(box, text);
       box.dataset.events = String(this.history.length);
     } catch (err) { box.textContent = err.message; }
   }

@@ -1,7 +1,7 @@
 // Review: open a record (.jsonl) and step through it; at every event the advice (`hint`, the
 // words of `cardmind hint`) and the belief (`belief`) of the record's seat.
 import { hello, advice } from "./engine.js";
-import { h, describe, beliefEl } from "./widgets.js";
+import { h, describe, beliefEl, showAdvice } from "./widgets.js";
 
 export class Review {
   constructor(engine, root) {
@@ -112,7 +112,7 @@ export class Review {
       const sid = await this.sessionAfter(k);
       if (this.pos !== k) return;
       const { text } = await advice(this.engine, sid);
-      adv.textContent = text;
+      showAdvice(adv, text);
       const b = await this.engine.request("belief", { session: sid });
       bel.replaceChildren(beliefEl(b.belief, this.names));
     } catch (e) {

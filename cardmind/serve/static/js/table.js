@@ -3,7 +3,7 @@
 // `cardmind hint` is shown after each one.
 import { hello, advice, seatView } from "./engine.js";
 import { cardEl, fullDeck, sortCards } from "./cards.js";
-import { h, describe, tableEl, fieldInput, words, download, recordLines } from "./widgets.js";
+import { h, describe, tableEl, fieldInput, words, download, recordLines, showAdvice } from "./widgets.js";
 import { optionInputs } from "./play.js";
 
 export class AtTable {
@@ -182,7 +182,7 @@ export class AtTable {
     box.textContent = "thinking…";
     try {
       const { text } = await advice(this.engine, this.session);
-      box.textContent = text;
+      showAdvice(box, text);
     } catch (e) { box.textContent = e.message; }
     box.dataset.events = String(this.events.length);
   }

@@ -271,6 +271,13 @@ export function fieldInput(key, kind, seats, names) {
   return { row, get: () => (set ? value : undefined), optional };
 }
 
+// Show advice text (the words of `cardmind hint`) in a <pre>: prose lines wrap to the panel,
+// the lines of a table do not (they scroll sideways), and the text itself is unchanged.
+export function showAdvice(el, text) {
+  const box = /[\u2500-\u257F]/;  // box-drawing characters
+  el.replaceChildren(...text.split("\n").flatMap((line, i) => [i ? "\n" : "", h("span", { class: box.test(line) ? "tline" : "" }, line)]));
+}
+
 export function download(name, text) {
   const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/jsonl" })), download: name });
   document.body.append(a);
