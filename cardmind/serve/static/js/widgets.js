@@ -272,10 +272,11 @@ export function fieldInput(key, kind, seats, names) {
 }
 
 // Show advice text (the words of `cardmind hint`) in a <pre>: prose lines wrap to the panel,
-// the lines of a table do not (they scroll sideways), and the text itself is unchanged.
+// the lines of a table and its centred title do not (they scroll sideways); the text itself
+// is unchanged.
 export function showAdvice(el, text) {
   const box = /[\u2500-\u257F]/;  // box-drawing characters
-  el.replaceChildren(...text.split("\n").flatMap((line, i) => [i ? "\n" : "", h("span", { class: box.test(line) ? "tline" : "" }, line)]));
+  el.replaceChildren(...text.split("\n").flatMap((line, i) => [i ? "\n" : "", h("span", { class: box.test(line) || /^ {6}/.test(line) ? "tline" : "" }, line)]));
 }
 
 export function download(name, text) {
