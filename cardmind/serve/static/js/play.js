@@ -61,7 +61,6 @@ export class Play {
   constructor(engine, root) {
     this.engine = engine;
     this.root = root;
-    this.busy = false;
   }
 
   async init() {
@@ -99,10 +98,15 @@ export class Play {
       this.setError("");
     } catch (e) { this.setError(e.message); }
     const agents = [...new Set(this.hello.agents.filter((a) => a.games.includes(this.game.name)).map((a) => a.name))];
+    // keep the choices already made for the seats that remain (the same game)
+    const before = box.dataset.game === this.game.name
+      ? Object.fromEntries([...box.querySelectorAll("select")].map((x) => [x.name, x.value])) : {};
     box.replaceChildren();
+    box.dataset.game = this.game.name;
     for (let s = 0; s < seats; s++) {
       const sel = h("select", { name: `seat${s}` }, h("option", { value: "" }, "You"),
         agents.map((a) => h("option", { value: a, selected: s > 0 && a === (agents.includes("peer") ? "peer" : agents[0]) }, a)));
+      if (before[`seat${s}`] !== undefined) sel.value = before[`seat${s}`];
       box.append(h("label", { class: "option" }, h("span", {}, `seat ${s}`), sel));
     }
   }
@@ -126,6 +130,12 @@ export class Play {
     try {
       ref = await e.request("new", { game: game.name, role: "referee", options: this.getOptions(), seed });
     } catch (err) { this.setError(err.message); return; }
+    if (ref.seats !== seats.length) {
+      await e.request("close", { session: ref.session }).catch(() => {});
+      await this.setupSeats();
+      this.setError(`These options seat ${ref.seats} players: choose who sits where again.`);
+      return;
+    }
     this.ref = ref.session;
     this.options = ref.options;
     this.me = me;
@@ -136,8 +146,9 @@ export class Play {
       const fields = { game: game.name, options: ref.options, seat: s, hand: ref.header.hands[s], agent: seats[s], seed: seed * 100 + s };
       if (Object.keys(extra).length) fields.header = extra;
       if (seats[s] !== null) fields.check = false;
-      const r = await e.request("new", fields);
-      this.sessions.push(r.session);
+      try {
+        this.sessions.push((await e.request("new", fields)).session);
+      } catch (err) { this.setError(`seat ${s}: ${err.message}`); return; }
     }
     this.history = [];
     this.turns = 0;
