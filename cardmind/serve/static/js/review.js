@@ -42,7 +42,8 @@ export class Review {
     this.header = header;
     this.events = events;
     this.seat = header.observer ?? 0;
-    const n = Array.isArray(header.hands) ? header.hands.length : game.seats;
+    const players = header.options && header.options.players;
+    const n = Array.isArray(header.hands) ? header.hands.length : Number.isInteger(players) ? players : game.seats;
     this.names = [...Array(n).keys()].map((s) => (s === this.seat ? `seat ${s} (you)` : `seat ${s}`));
     const list = this.root.querySelector("#review-events");
     list.replaceChildren(...events.map((e, i) => {
