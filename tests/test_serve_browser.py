@@ -126,7 +126,7 @@ def browser(server):
 # ---------------------------------------------------------------------------------------------
 # helpers
 
-def _wait(driver, cond, timeout=60, what="the page"):
+def _wait(driver, cond, timeout=120, what="the page"):
     from selenium.webdriver.support.ui import WebDriverWait
     try:
         return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: cond(d))

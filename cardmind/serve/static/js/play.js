@@ -178,8 +178,7 @@ export class Play {
         const seat = this.status.to_move;
         if (seat === this.me) {
           await this.render(true);
-          const action = await new Promise((resolve) => { this.resolveHuman = resolve; });
-          this.resolveHuman = null;
+          const action = await this.humanChoice(stopped);
           if (stopped()) break;
           await this.resolve(action);
         } else {
@@ -198,8 +197,7 @@ export class Play {
             if (s === this.me) {
               // you may act out of turn (a claim under claim_any_time): choose, or let play go on
               await this.render("react");
-              action = await new Promise((resolve) => { this.resolveHuman = resolve; });
-              this.resolveHuman = null;
+              action = await this.humanChoice(stopped);
               if (stopped()) break;
             } else {
               action = (await this.engine.request("react", { session: this.sessions[s] })).action;
@@ -214,6 +212,15 @@ export class Play {
     } finally {
       this.running = false;
     }
+  }
+
+  // Your move (or null): resolved by a click (choose), or at once when this game was stopped
+  // (a new game started while the page drew your turn).
+  humanChoice(stopped) {
+    if (stopped()) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.resolveHuman = (action) => { this.resolveHuman = null; resolve(action); };
+    });
   }
 
   async resolve(action) {
