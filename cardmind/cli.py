@@ -6,6 +6,7 @@ Subcommands::
     cardmind belief RECORD [--seat N] [--upto LINE] [--json] [--verbose]
     cardmind validate RECORD [--seat N]
     cardmind engine [--allow-agent-import] [--max-sessions N]
+    cardmind serve [--host HOST] [--port PORT] [--save-dir DIR]
 
 Errors on bad input print ``cardmind: error: file:line: reason`` on stderr and exit with
 status 2; nothing is printed on stdout then.
@@ -115,11 +116,56 @@ def build_parser() -> argparse.ArgumentParser:
                                    "line on stdin, one JSON reply per line on stdout. See docs/protocol.md.")
     add_engine_args(p)
 
+    p = sub.add_parser("serve", help="the web pages (play, at the table, review) and the engine over WebSocket",
+                       description="Start a local web server: the pages to play against cardmind's players, get "
+                                   "advice at a real table and review records, and the engine protocol over "
+                                   "WebSocket at /engine. Needs the web extra: pip install 'cardmind[web]'. "
+                                   "See docs/serve.md.")
+    _add_serve_args(p)
+
     from .tournament.cli import add_parser as add_tournament_parser  # noqa: PLC0415
 
     add_tournament_parser(sub)
 
     return parser
+
+
+def _add_serve_args(p: argparse.ArgumentParser) -> None:
+    """The options of ``cardmind serve`` (the defaults are repeated here so that the help
+    works without the ``web`` extra)."""
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only; another address "
+                        "lets other machines connect)")
+    p.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)")
+    p.add_argument("--save-dir", default=None, metavar="DIR",
+                   help="the folder of games saved from the pages (default ~/.local/share/cardmind/games)")
+    p.add_argument("--max-connections", type=_positive_int, default=16, metavar="N",
+                   help="WebSocket connections open at once (default 16)")
+    p.add_argument("--max-sessions", type=_positive_int, default=64, metavar="N",
+                   help="engine sessions per connection (default 64)")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``cardmind serve``: exit 2 with a one-line error when the ``web`` extra is missing."""
+    from .serve import MISSING_EXTRA  # noqa: PLC0415
+
+    try:
+        from .serve.app import is_local, run  # noqa: PLC0415
+    except ImportError:
+        print(f"cardmind: error: {MISSING_EXTRA}", file=sys.stderr)
+        return 2
+    if not 0 <= args.port <= 65535:
+        print(f"cardmind: error: --port must be 0 to 65535, not {args.port}", file=sys.stderr)
+        return 2
+    if not is_local(args.host):
+        print(f"cardmind: warning: listening on {args.host}: other machines can reach this server and play, "
+              f"and save games to its folder; there is no login", file=sys.stderr)
+    try:
+        return run(host=args.host, port=args.port, save_dir=args.save_dir,
+                   max_connections=args.max_connections, max_sessions=args.max_sessions)
+    except OSError as exc:   # the port is taken, the address is not this machine's
+        print(f"cardmind: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 def _earlier_contradiction(args: argparse.Namespace, exc: RecordError) -> RecordError:
@@ -265,6 +311,8 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         from .protocol.engine import run_engine  # noqa: PLC0415
 
         return run_engine(args)
+    if args.command == "serve":
+        return cmd_serve(args)
     if args.command == "tournament":
         from .tournament.cli import run as cmd_tournament  # noqa: PLC0415
 

@@ -364,6 +364,26 @@ class Game(ABC):
         default) when the game has none."""
         return None
 
+    def table_view(self, state: "State", seat: int) -> dict[str, Any]:
+        """What ``seat`` sees of the table in ``state`` (its own view, or a complete state),
+        in a shape that names no game, for drawing the table (the engine's ``view`` command,
+        ``docs/protocol.md``):
+
+        - ``seat``: the seat; ``hand``: its cards now (card tokens, in the game's order), or
+          ``None`` when ``state`` does not know them;
+        - ``counts``: ``{name: int or [int per seat]}`` (``"cards"``: cards held per seat;
+          also, where the game has them, ``"stock"`` and others), in the game's words;
+        - ``zones``: the public cards on the table, each ``{"title", "owner", "cards"}`` (a
+          row of cards, the last one on top for a pile) or ``{"title", "owner", "melds"}``
+          (a list of card lists); ``owner``: a seat, a list of seats (a team), or ``None``;
+        - ``scores``: ``[{"title", "seats", "points"}]`` (points or sets so far), or ``None``;
+        - ``notes``: short lines in the game's words (the contract of the hand, its minimum).
+
+        The default (a game without a table view) has only ``seat`` and ``counts`` empty:
+        ``{"seat": seat, "hand": None, "counts": {}, "zones": [], "scores": None, "notes": []}``.
+        """
+        return {"seat": seat, "hand": None, "counts": {}, "zones": [], "scores": None, "notes": []}
+
     def observer_header(self, header: Mapping[str, Any], seat: int) -> dict:
         """The deal keys of ``seat``'s player record cut from a complete header."""
         return {"observer": seat, "hand": list(header["hands"][seat])}

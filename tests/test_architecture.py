@@ -138,7 +138,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 #: what each layer must not import (docs/architecture.md)
 LOWER = ("cardmind.errors", "cardmind.cards", "cardmind.core", "cardmind.records", "cardmind.actions", "cardmind.plugins",
          "cardmind.belief", "cardmind.hints", "cardmind.agents")
-UPPER = ("cardmind.protocol", "cardmind.tournament", "cardmind.cli")
+UPPER = ("cardmind.protocol", "cardmind.tournament", "cardmind.serve", "cardmind.cli")
 
 
 def _is(mod: str, prefixes) -> bool:

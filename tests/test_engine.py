@@ -35,6 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 LIT = get_game("literature")
 
 
+def wire_engine(max_sessions: int = 1000):
+    """The engine of the tests that use only request and reply lines (``handle``): an
+    in-process :class:`Engine` here; tests/test_serve_engine.py runs the same tests
+    (:data:`WIRE_TESTS`) with an engine behind a WebSocket of a real server."""
+    return Engine(max_sessions=max_sessions)
+
+
 def rq(engine: Engine, **req) -> dict:
     """Send one request object; return the reply object."""
     reply = engine.handle(json.dumps(req))
@@ -68,7 +75,7 @@ def player(engine: Engine, sid: str, header: dict, seat: int, **kw) -> dict:
 
 # ---------------------------------------------------------------------------- handshake
 def test_hello_lists_games_options_agents_and_echoes_id():
-    e = Engine()
+    e = wire_engine()
     r = ok(e, cmd="hello", id="h1", protocol=PROTOCOL)
     assert r["id"] == "h1"
     assert r["protocol"] == "cardmind-engine/1"
@@ -101,7 +108,7 @@ def test_hello_lists_games_options_agents_and_echoes_id():
 def test_full_game_through_the_protocol_matches_the_in_process_match(agent, seed):
     """Six engine sessions and a referee in the test play exactly the game that
     cardmind.agents.match plays with the same agents, deal and seeds."""
-    client = EngineClient()
+    client = EngineClient(wire_engine())
     game = play_through_engine(client, "literature", None, seed=seed, agents=agent, prefix="t")
     cls = resolve_agent(agent, LIT)
     m = play_game(LIT, None, [lambda g, s, o, h: cls(g, s, o, h)] * 6, np.random.default_rng(seed),
@@ -118,7 +125,7 @@ def test_full_game_through_the_protocol_matches_the_in_process_match(agent, seed
 
 def test_referee_session_game_with_out_of_turn_claims():
     """A referee session resolves every action; claims out of turn come through react."""
-    e = Engine()
+    e = wire_engine()
     opts = {"claim_any_time": True, "deck": "48"}
     ref = ok(e, cmd="new", session="ref", game="literature", role="referee", options=opts, seed=11)
     assert ref["role"] == "referee" and ref["seat"] is None and "hands" in ref["header"]
@@ -169,7 +176,7 @@ def test_referee_session_game_with_out_of_turn_claims():
 def test_notice_is_relayed_and_the_chooser_acts():
     """After a claim with several candidates the referee reports a notice; after it the
     chooser's act is a 'next' choice and the claim event then carries 'next'."""
-    e = Engine()
+    e = wire_engine()
     found = None
     for seed in range(40):
         state, header = deal(seed)
@@ -208,7 +215,7 @@ def test_notice_is_relayed_and_the_chooser_acts():
 
 # ---------------------------------------------------------------------------- errors
 def test_error_codes():
-    e = Engine(max_sessions=3)
+    e = wire_engine(max_sessions=3)
     state, header = deal(1)
     hands = header["hands"]
     # framing
@@ -309,7 +316,7 @@ def test_error_codes():
 
 
 def test_no_agent_is_checked_before_the_turn():
-    e = Engine()
+    e = wire_engine()
     state, header = deal(1)
     player(e, "h", header, 0, agent=None)
     err(e, "no_agent", cmd="act", session="h")
@@ -399,7 +406,7 @@ def test_contradiction_is_rejected_and_changes_nothing():
     """Seat 0 holds every low club; seat 1 asking for one (so holding another) is legal by the
     rules of seat 0's view but leaves no consistent deal."""
     hand = ["2C", "3C", "4C", "5C", "6C", "7C", "9C", "TC", "JC"]
-    e = Engine()
+    e = wire_engine()
     ok(e, cmd="new", session="me", game="literature", seat=0, hand=hand, agent="belief")
     ok(e, cmd="event", session="me", event={"type": "ask", "asker": 0, "target": 1, "card": "QC", "success": False})
     before = _strip(_snapshot(e, "me"))
@@ -662,7 +669,7 @@ def test_a_new_game_plugs_in_without_protocol_changes(monkeypatch):
 
 # ---------------------------------------------------------------------------- sessions, ids, big ints
 def test_session_ids_listing_and_close():
-    e = Engine()
+    e = wire_engine()
     state, header = deal(0)
     a = ok(e, cmd="new", game="literature", seat=0, hand=header["hands"][0])
     b = ok(e, cmd="new", game="literature", seat=1, hand=header["hands"][1], agent=None)
@@ -681,7 +688,7 @@ def test_session_ids_listing_and_close():
 
 def test_big_integers_also_as_strings():
     state, header = deal(0, {"players": 8})
-    e = Engine()
+    e = wire_engine()
     ok(e, cmd="new", session="p", game="literature", options={"players": 8}, seat=3, hand=header["hands"][3],
        agent=None)
     b = ok(e, cmd="belief", session="p")["belief"]
@@ -694,7 +701,7 @@ def test_big_integers_also_as_strings():
 
 
 def test_legal_and_check():
-    e = Engine()
+    e = wire_engine()
     state, header = deal(6)
     player(e, "p", header, 0)
     r = ok(e, cmd="legal", session="p")
@@ -811,7 +818,7 @@ def test_go_fish_with_hidden_draws_through_a_referee_session():
     """A second real game through the same protocol: the referee's redacted views reach each
     seat, and the game is the one cardmind.agents.match plays."""
     gf = get_game("gofish")
-    e = Engine()
+    e = wire_engine()
     hello = ok(e, cmd="hello")
     name = "peer"
     assert any(a["name"] == name and "gofish" in a["games"] for a in hello["agents"])
@@ -894,7 +901,7 @@ def test_hint_and_belief_take_a_player_model():
     a model the game does not have is a ``bad_request``."""
     from cardmind.records import read_record  # noqa: PLC0415
 
-    e = Engine()
+    e = wire_engine()
     hello = ok(e, cmd="hello")
     models = {g["name"]: g["player_models"] for g in hello["games"]}
     assert models["literature"][0] == "auto" and {"uniform", "peer"} <= set(models["literature"])
@@ -921,3 +928,14 @@ def test_hint_and_belief_take_a_player_model():
     ok(e, cmd="new", session="g", game="gofish", seat=0, hand=["2C", "3C", "4C", "5C", "6C", "7C"], agent=None)
     assert ok(e, cmd="belief", session="g", params={"model": "peer"})["belief"]["model"] == "uniform"  # 2 players only
     assert "uniform, peer" in err(e, "bad_request", cmd="belief", session="g", params={"model": "people"})["error"]["message"]
+
+
+#: the tests that talk to the engine only through request and reply lines (:func:`wire_engine`):
+#: tests/test_serve_engine.py runs them again over the WebSocket transport
+WIRE_TESTS = [test_hello_lists_games_options_agents_and_echoes_id,
+              test_full_game_through_the_protocol_matches_the_in_process_match,
+              test_referee_session_game_with_out_of_turn_claims, test_notice_is_relayed_and_the_chooser_acts,
+              test_error_codes, test_no_agent_is_checked_before_the_turn,
+              test_contradiction_is_rejected_and_changes_nothing, test_session_ids_listing_and_close,
+              test_big_integers_also_as_strings, test_legal_and_check,
+              test_go_fish_with_hidden_draws_through_a_referee_session, test_hint_and_belief_take_a_player_model]

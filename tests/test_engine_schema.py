@@ -125,7 +125,8 @@ def _rich_session(client: EngineClient) -> None:
         if actions in (3, 30):
             sid = sessions[seat]
             for cmd, kw in (("status", {}), ("hint", {"params": {"max_asks": 2}}), ("belief", {}),
-                            ("legal", {"types": ["ask"], "limit": 5}), ("legal", {"limit": 1}), ("record", {})):
+                            ("legal", {"types": ["ask"], "limit": 5}), ("legal", {"limit": 1}), ("record", {}),
+                            ("view", {}), ("hint", {"params": {"text": True}})):
                 cl.request(cmd, session=sid, **kw)
             cl.request("sessions")
             cl.request("check", session=sid, action={"type": "ask", "asker": seat, "target": (seat + 2) % 6,

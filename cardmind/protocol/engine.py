@@ -58,6 +58,7 @@ COMMANDS: dict[str, frozenset[str]] = {
     "record": frozenset({"session"}),
     "hint": frozenset({"session", "params"}),
     "belief": frozenset({"session", "params"}),
+    "view": frozenset({"session", "seat"}),
     "quit": frozenset(),
 }
 
@@ -360,16 +361,24 @@ class Engine:
         return {"session": sid, **s.record()}
 
     def cmd_hint(self, req: dict) -> dict:
-        """The seat's advice (docs/hints.md)."""
+        """The seat's advice (docs/hints.md); with ``params.text`` true also ``text``: the
+        advice as ``cardmind hint`` prints it."""
         sid, s = self._session(req)
         params = self._get(req, "params", (dict, None), "an object of hint parameters", None) or {}
-        return {"session": sid, "hint": s.hint(**params)}
+        hint, text = s.hint_and_text(**params)
+        return {"session": sid, "hint": hint, **({} if text is None else {"text": text})}
 
     def cmd_belief(self, req: dict) -> dict:
         """The seat's posterior (``params``: ``precision`` for a sampled Go Fish belief)."""
         sid, s = self._session(req)
         params = self._get(req, "params", (dict, None), "an object of belief parameters", None) or {}
         return {"session": sid, "belief": s.belief(**params)}
+
+    def cmd_view(self, req: dict) -> dict:
+        """The table as a seat sees it: its hand and the public table (``Game.table_view``)."""
+        sid, s = self._session(req)
+        seat = self._get(req, "seat", (int, None), "a seat number", None)
+        return {"session": sid, "view": s.table_view(seat)}
 
     def cmd_quit(self, req: dict) -> dict:
         """Stop after this reply."""

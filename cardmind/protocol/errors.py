@@ -25,6 +25,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_setting": "an unknown agent setting or a value the agent does not accept",
     "session_exists": "a session with that id is already open",
     "too_many_sessions": "the engine's session limit is reached (close some)",
+    "too_many_connections": "the server's connection limit is reached (WebSocket transport); try again later",
     "no_session": "no open session with that id",
     "wrong_role": "the command does not apply to this kind of session (player or referee)",
     "bad_event": "an event that is not a record event of the game (records.md: type, keys, kinds)",

@@ -26,6 +26,8 @@ How the section is made (no game is named here; everything is asked of the
   :data:`MAX_GAMES` games were played. The player sessions check events against the rules
   only (``check: false``), which is faster. An action type is listed when a player chose it, or when the ``legal`` list of
   the seat to move offered it (checked every :data:`LEGAL_EVERY` actions).
+* The ``view`` example is the table as seat 1 sees it where the first game played stopped
+  (at its end, or once every event type had an example).
 * The action table says which event types ``apply`` made of each action type: the action
   and the event it makes need not share a name (a ``take_pile`` action makes a ``pickup``
   event), so a frontend that reads the events must use the event's name.
@@ -89,6 +91,7 @@ class GameExamples:
         events: event type -> its first ``event`` example.
         event_options: event type -> the options its example was played with.
         games: seeded games played.
+        view: the ``view`` of one seat where the first game played stopped, or ``None``.
     """
 
     name: str
@@ -100,6 +103,7 @@ class GameExamples:
     events: dict[str, Example] = field(default_factory=dict)
     event_options: dict[str, dict] = field(default_factory=dict)
     games: int = 0
+    view: Example | None = None
 
 
 def _option_sets(game: Game) -> list[dict]:
@@ -178,6 +182,8 @@ def _play(client: EngineClient, game: Game, options: dict, seed: int, agent: str
                         break
                 else:
                     break
+        if ex.view is None:
+            ex.view = Example(*req("view", session=sessions[1 % n]))
     finally:
         for sid in ["ref", *sessions]:
             client.request("close", session=sid)
@@ -265,6 +271,9 @@ def game_section(game: Game | str) -> str:
         if kind in ex.events:
             out += [f"`event`, event `{kind}`{_opts(ex.event_options[kind])}:", "", "```",
                     *ex.events[kind].lines(), "```", ""]
+    if ex.view is not None:
+        out += [f"`view` of seat {ex.view.reply['view']['seat']} where the first game played stopped (the "
+                f"table as that seat sees it):", "", "```", *ex.view.lines(), "```", ""]
     missing = [k for k in schema if k not in ex.events]
     if missing:
         out += [f"No example of {', '.join(f'`{k}`' for k in missing)}: "

@@ -114,11 +114,13 @@ REQUESTS: dict[str, tuple[dict, list[str]]] = {
     "status": ({"session": SESSION_REF}, ["session"]),
     "record": ({"session": SESSION_REF}, ["session"]),
     "hint": ({"session": SESSION_REF, "params": _nullable({"type": "object", "properties": {
-        "model": {"type": "string", "description": "a player model of the game (hello: player_models)"}}})},
+        "model": {"type": "string", "description": "a player model of the game (hello: player_models)"},
+        "text": {"type": "boolean", "description": "also reply with text: the advice as cardmind hint prints it"}}})},
              ["session"]),
     "belief": ({"session": SESSION_REF, "params": _nullable({"type": "object", "properties": {
         "model": {"type": "string", "description": "a player model of the game (hello: player_models)"}}})},
                ["session"]),
+    "view": ({"session": SESSION_REF, "seat": _nullable(_c("seat"))}, ["session"]),
     "quit": ({}, []),
 }
 
@@ -143,6 +145,29 @@ _AGENT = {
     "type": "object", "additionalProperties": False, "required": ["name", "games", "settings", "doc"],
     "properties": {"name": {"type": "string"}, "games": {"type": "array", "items": {"type": "string"}},
                    "settings": {"type": "object"}, "doc": {"type": "string"}},
+}
+
+_CARDS = {"type": "array", "items": {"type": ["string", "null"]}}
+_OWNER = {"oneOf": [_c("seat"), {"type": "array", "items": _c("seat")}, {"type": "null"}]}
+#: the table as a seat sees it (Game.table_view)
+_VIEW = {
+    "type": "object", "additionalProperties": False, "required": ["seat", "hand", "counts", "zones", "scores", "notes"],
+    "properties": {
+        "seat": _c("seat"),
+        "hand": _nullable({"type": "array", "items": {"type": "string"}}),
+        "counts": {"type": "object", "additionalProperties": {
+            "oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]}},
+        "zones": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["title", "owner"],
+            "oneOf": [{"required": ["cards"]}, {"required": ["melds"]}],
+            "properties": {"title": {"type": "string"}, "owner": _OWNER, "cards": _CARDS,
+                           "melds": {"type": "array", "items": _CARDS}}}},
+        "scores": _nullable({"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["title", "seats", "points"],
+            "properties": {"title": {"type": "string"}, "seats": {"type": "array", "items": _c("seat")},
+                           "points": {"type": "number"}}}}),
+        "notes": {"type": "array", "items": {"type": "string"}},
+    },
 }
 
 #: reply properties per command (besides ok, cmd and id), the required ones, and whether
@@ -193,8 +218,10 @@ REPLIES: dict[str, tuple[dict, list[str], bool]] = {
     "status": ({"session": SESSION_REF}, ["session"], True),
     "record": ({"session": SESSION_REF, "header": {"type": "object", "required": ["format", "game", "options"]},
                 "events": {"type": "array", "items": _c("event")}}, ["session", "header", "events"], False),
-    "hint": ({"session": SESSION_REF, "hint": _c("big_counts")}, ["session", "hint"], False),
+    "hint": ({"session": SESSION_REF, "hint": _c("big_counts"), "text": {"type": "string"}}, ["session", "hint"],
+             False),
     "belief": ({"session": SESSION_REF, "belief": _c("big_counts")}, ["session", "belief"], False),
+    "view": ({"session": SESSION_REF, "view": _VIEW}, ["session", "view"], False),
     "quit": ({}, [], False),
 }
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import ctypes
+import io
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -341,6 +342,19 @@ class Session:
         if self.seat is not None:
             out["your_turn"] = (not over) and st.to_move() == self.seat
         return out
+
+    def table_view(self, seat: int | None = None) -> dict[str, Any]:
+        """The table as ``seat`` sees it (``Game.table_view``: its hand, counts, the public
+        cards on the table, scores). A player session shows its own seat (``seat`` may be
+        left out); a referee session any seat (``seat`` required).
+
+        Raises:
+            ProtocolError: ``bad_request`` (no such seat, another seat than a player
+                session's own, or no seat for a referee session).
+        """
+        seat = self._seat_arg(seat)
+        state = self.state if self.seat is not None else self.state.view(seat)
+        return with_int_strings(self.game.table_view(state, seat))
 
     def record(self) -> dict[str, Any]:
         """``{"header", "events"}``: this session's game record (``records.md``)."""
@@ -706,12 +720,25 @@ class Session:
             ProtocolError: ``unsupported`` (no tracker or hint engine for the game),
                 ``contradiction``, ``bad_request`` (a parameter the hint engine does not take).
         """
+        return self.hint_and_text(**params)[0]
+
+    def hint_and_text(self, text: bool = False, **params: Any) -> tuple[dict[str, Any], str | None]:
+        """As :meth:`hint`, and with ``text`` true also the advice as ``cardmind hint`` prints
+        it for this position (the same renderer, :func:`cardmind.hints.render.render_hint`,
+        plain text without colour, lines not wrapped; ``cardmind hint --asks K`` with
+        ``K = max_asks``), else ``None``.
+
+        Raises:
+            ProtocolError: as :meth:`hint`; ``bad_request`` when ``text`` is not true or false.
+        """
+        if not isinstance(text, bool):
+            raise ProtocolError("bad_request", f"hint parameter 'text' must be true or false, not {text!r}")
         tracker = self._tracker_required()
         from ..hints import hint_for, hint_params  # noqa: PLC0415
 
         params = dict(params)
         try:
-            known = hint_params(tracker) + ["precision", "model"]
+            known = hint_params(tracker) + ["precision", "model", "text"]
         except ValueError as exc:
             raise ProtocolError("unsupported", str(exc)) from None
         unknown = sorted(set(params) - set(known))
@@ -733,7 +760,22 @@ class Session:
                 raise ProtocolError("bad_request", f"bad hint parameters: {exc}") from None
             except ValueError as exc:
                 raise ProtocolError("unsupported", str(exc)) from None
-            return with_int_strings(h.to_json())
+            return with_int_strings(h.to_json()), (self._render(h) if text else None)
+
+    def _render(self, advice: Any) -> str:
+        """``advice`` as ``cardmind hint`` prints it to a file or pipe."""
+        from rich.console import Console  # noqa: PLC0415
+
+        from ..hints.render import UNWRAPPED_WIDTH, render_hint  # noqa: PLC0415
+
+        out = io.StringIO()
+        console = Console(file=out, highlight=False, soft_wrap=False, width=UNWRAPPED_WIDTH, color_system=None,
+                          force_terminal=False, force_jupyter=False)
+        events = self.events
+        rec = Record(self.game, dict(self.options), dict(self.header), events, "<session>",
+                     list(range(2, len(events) + 2)))
+        render_hint(advice, rec, show_table=True, verbose=False, console=console)
+        return out.getvalue()
 
     def belief(self, **params: Any) -> dict[str, Any]:
         """The posterior: ``tracker.to_json()`` (for Literature ``consistent_deals``,

@@ -34,6 +34,8 @@ class CariocaGame(Game):
     ``hand`` and ``up``. Later hands begin with a ``deal`` event.
     """
 
+    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+
     name = "carioca"
     hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),)
     record_kinds = {"meld_list": check_meld_list}

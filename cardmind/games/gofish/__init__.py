@@ -55,6 +55,8 @@ class GoFishGame(Game):
     ``hand`` only.
     """
 
+    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+
     name = "gofish"
     hint_params = (MAX_ASKS,)
     title = "Bulgarian Go Fish (Mind your own business)"

@@ -48,6 +48,8 @@ class HandFootGame(Game):
     ``deal`` event. A player's record carries ``observer`` and ``hand`` (its first hand).
     """
 
+    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+
     name = "handfoot"
     hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),
                    HintParam("worlds", None, "count", "how many sampled deals the chances are computed over", nullable=True))

@@ -23,6 +23,8 @@ class LiteratureGame(Game):
     """Literature for 6 or 8 players (rules.md options: ``players``, ``deck``,
     ``claim_any_time``, ``ask_own_card``, ``wrong_claim``, ``after_claim``)."""
 
+    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+
     name = "literature"
     hint_params = (MAX_ASKS,)
     record_kinds = {"card_seat_map": check_card_seat_map}

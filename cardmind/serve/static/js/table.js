@@ -1,0 +1,194 @@
+// At the table: the live advisor for a game played elsewhere. A player session with no agent
+// is fed the events you tap in (their fields come from hello's event schemas); the advice of
+// `cardmind hint` is shown after each one.
+import { hello, advice, seatView } from "./engine.js";
+import { cardEl, fullDeck, sortCards } from "./cards.js";
+import { h, describe, tableEl, fieldInput, words, download, recordLines, showAdvice } from "./widgets.js";
+import { optionInputs } from "./play.js";
+
+export class AtTable {
+  constructor(engine, root) {
+    this.engine = engine;
+    this.root = root;
+  }
+
+  async init() {
+    this.hello = await hello(this.engine);
+    const r = this.root;
+    this.gameSel = r.querySelector("#table-game");
+    this.gameSel.replaceChildren(...this.hello.games.map((g) => h("option", { value: g.name }, g.title)));
+    this.gameSel.addEventListener("change", () => this.setupGame());
+    r.querySelector("#table-start").addEventListener("click", () => this.start());
+    r.querySelector("#table-add").addEventListener("click", () => this.addEvent());
+    r.querySelector("#table-undo").addEventListener("click", () => this.undo());
+    r.querySelector("#table-download").addEventListener("click", () => this.downloadRecord());
+    r.querySelector("#table-new").addEventListener("click", () => this.showSetup(true));
+    await this.setupGame();
+  }
+
+  get game() { return this.hello.games.find((g) => g.name === this.gameSel.value); }
+
+  error(msg) { this.root.querySelector("#table-error").textContent = msg; }
+
+  showSetup(on) {
+    this.root.querySelector("#table-setup").hidden = !on;
+    this.root.querySelector("#table-live").hidden = on;
+  }
+
+  async setupGame() {
+    this.getOptions = optionInputs(this.game, this.root.querySelector("#table-options"), () => this.setupSeats());
+    this.hand = [];
+    this.renderPicker();
+    const hk = this.root.querySelector("#table-header");
+    hk.replaceChildren();
+    this.headerFields = {};
+    for (const [k, kind] of Object.entries(this.game.header_keys || {})) {
+      if (kind.startsWith("?")) continue;
+      const f = fieldInput(k, kind, 0, null);
+      this.headerFields[k] = f;
+      hk.append(f.row);
+    }
+    await this.setupSeats();
+  }
+
+  async setupSeats() {
+    let seats = this.game.seats;
+    try {
+      const probe = await this.engine.request("new", { game: this.game.name, role: "referee", options: this.getOptions() });
+      seats = probe.seats;
+      await this.engine.request("close", { session: probe.session });
+      this.error("");
+    } catch (e) { this.error(e.message); }
+    this.seats = seats;
+    const box = this.root.querySelector("#table-seat");
+    const bs = [];
+    box.replaceChildren(...[...Array(seats).keys()].map((s) => {
+      const b = h("button", { type: "button", class: "choice" + (s === 0 ? " chosen" : ""), "data-seat": String(s) }, `seat ${s}`);
+      b.addEventListener("click", () => { this.seat = s; bs.forEach((x) => x.classList.toggle("chosen", x === b)); });
+      bs.push(b);
+      return b;
+    }));
+    this.seat = 0;
+  }
+
+  renderPicker() {
+    const picked = this.root.querySelector("#table-hand-picked");
+    picked.replaceChildren(...(this.hand.length ? sortCards(this.hand).map((c) => cardEl(c, { onClick: () => {
+      this.hand.splice(this.hand.indexOf(c), 1); this.renderPicker();
+    } })) : [h("i", {}, "tap the cards you were dealt")]));
+    this.root.querySelector("#table-hand-count").textContent = `${this.hand.length} cards`;
+    const deck = this.root.querySelector("#table-deck");
+    if (!deck.childElementCount) {
+      deck.append(...fullDeck().map((c) => cardEl(c, { small: true, onClick: () => { this.hand.push(c); this.renderPicker(); } })));
+    }
+  }
+
+  names() { return [...Array(this.seats).keys()].map((s) => (s === this.seat ? `seat ${s} (you)` : `seat ${s}`)); }
+
+  async open() {
+    const fields = { game: this.game.name, options: this.getOptions(), seat: this.seat, hand: this.hand, agent: null };
+    const header = {};
+    for (const [k, f] of Object.entries(this.headerFields)) {
+      const v = f.get();
+      if (v === undefined) throw new Error(`Choose the ${words(k)} first.`);
+      header[k] = v;
+    }
+    if (Object.keys(header).length) fields.header = header;
+    const r = await this.engine.request("new", fields);
+    this.session = r.session;
+    this.status = r;
+  }
+
+  async start() {
+    this.error("");
+    if (this.session) await this.engine.request("close", { session: this.session }).catch(() => {});
+    try { await this.open(); } catch (e) { this.error(e.message); return; }
+    this.events = [];
+    this.root.querySelector("#table-history").replaceChildren();
+    this.showSetup(false);
+    this.renderTypes();
+    await this.refresh();
+  }
+
+  renderTypes() {
+    const box = this.root.querySelector("#table-types");
+    const bs = [];
+    box.replaceChildren(...Object.keys(this.game.events).map((t) => {
+      const b = h("button", { type: "button", class: "choice", "data-type": t }, words(t));
+      b.addEventListener("click", () => { bs.forEach((x) => x.classList.toggle("chosen", x === b)); this.chooseType(t); });
+      bs.push(b);
+      return b;
+    }));
+    this.root.querySelector("#table-fields").replaceChildren();
+    this.type = null;
+  }
+
+  chooseType(t) {
+    this.type = t;
+    this.fields = {};
+    const box = this.root.querySelector("#table-fields");
+    box.replaceChildren();
+    for (const [k, kind] of Object.entries(this.game.events[t])) {
+      const f = fieldInput(k, kind, this.seats, this.names());
+      this.fields[k] = f;
+      box.append(f.row);
+    }
+    this.root.querySelector("#table-add").disabled = false;
+  }
+
+  async addEvent() {
+    if (!this.type) { this.error("Choose what happened first."); return; }
+    const ev = { type: this.type };
+    for (const [k, f] of Object.entries(this.fields)) {
+      const v = f.get();
+      if (v === undefined) {
+        if (f.optional) continue;
+        this.error(`Fill in ${words(k)} first.`);
+        return;
+      }
+      ev[k] = v;
+    }
+    try {
+      this.status = await this.engine.request("event", { session: this.session, event: ev });
+    } catch (e) { this.error(e.message); return; }
+    this.error("");
+    this.events.push(ev);
+    this.root.querySelector("#table-history").append(h("li", {}, describe(ev, this.game, this.names())));
+    this.renderTypes();
+    this.root.querySelector("#table-add").disabled = true;
+    await this.refresh();
+  }
+
+  async undo() {
+    if (!this.events.length) return;
+    const keep = this.events.slice(0, -1);
+    await this.engine.request("close", { session: this.session }).catch(() => {});
+    await this.open();
+    for (const ev of keep) this.status = await this.engine.request("event", { session: this.session, event: ev });
+    this.events = keep;
+    const list = this.root.querySelector("#table-history");
+    list.lastElementChild && list.lastElementChild.remove();
+    await this.refresh();
+  }
+
+  async refresh() {
+    const st = this.status;
+    this.root.querySelector("#table-status").textContent = st.over ? "The game is over." :
+      st.your_turn ? "Your turn." : `seat ${st.to_move} to move.`;
+    const view = await seatView(this.engine, this.session).catch(() => null);
+    this.root.querySelector("#table-hand").replaceChildren(...((view && view.hand) || []).map((c) => cardEl(c)));
+    this.root.querySelector("#table-table").replaceChildren(tableEl(view, this.names()));
+    const box = this.root.querySelector("#table-advice");
+    box.textContent = "thinking…";
+    try {
+      const { text } = await advice(this.engine, this.session);
+      showAdvice(box, text);
+    } catch (e) { box.textContent = e.message; }
+    box.dataset.events = String(this.events.length);
+  }
+
+  async downloadRecord() {
+    const rec = await this.engine.request("record", { session: this.session });
+    download(`cardmind-${this.game.name}-table.jsonl`, recordLines(rec));
+  }
+}

@@ -1,0 +1,292 @@
+// Shared page pieces: naming seats, describing events and actions in compact words, the
+// table view, the belief table and the event-field inputs driven by hello's event schemas.
+import { cardEl, isCard, isRank, rankLabel, fullDeck, RANKS } from "./cards.js";
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+// The keys that name a seat, from every game's event schemas (kinds "seat", "seat_or_null").
+export function seatKeys(game) {
+  const keys = new Set();
+  for (const fields of Object.values(game.events)) {
+    for (const [k, kind] of Object.entries(fields)) if (kind.replace("?", "").startsWith("seat")) keys.add(k);
+  }
+  return keys;
+}
+
+export function words(key) { return key.replace(/_/g, " "); }
+
+// A compact description of an event or an action: its type, then its fields with seats named,
+// cards drawn as cards; `names[seat]` names the seats.
+export function describe(obj, game, names, opts = {}) {
+  const sk = seatKeys(game);
+  const el = h("span", { class: "describe" }, h("b", {}, words(obj.type)));
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === "type") continue;
+    if (opts.skipSeat !== undefined && sk.has(k) && v === opts.skipSeat && Object.keys(obj).indexOf(k) === 1) continue;
+    el.append(" ", h("span", { class: "key" }, words(k) + ":"), " ", valueEl(v, sk.has(k), names));
+  }
+  return el;
+}
+
+export function seatName(names, s) { return names && names[s] !== undefined ? names[s] : `seat ${s}`; }
+
+function valueEl(v, isSeat, names) {
+  if (v === null) return h("i", {}, isSeat ? "nobody" : "hidden");
+  if (isSeat && Number.isInteger(v)) return h("span", { class: "seat" }, seatName(names, v));
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (isCard(v)) return cardEl(v, { small: true });
+  if (isRank(v)) return h("span", { class: "rank" }, rankLabel(v) + "s");
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "none";
+    return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+  }
+  if (typeof v === "object") {
+    const entries = Object.entries(v);
+    if (entries.length && entries.every(([k, x]) => isCard(k) && Number.isInteger(x))) {
+      return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, cardEl(k, { small: true }), "→", seatName(names, x))));
+    }
+    if (Array.isArray(v.cards)) {  // a meld: its kind (or other fields) then its cards
+      const rest = entries.filter(([k]) => k !== "cards").map(([, x]) => (typeof x === "object" ? JSON.stringify(x) : String(x)));
+      return h("span", { class: "group" }, rest.length ? h("span", { class: "key" }, rest.join(" ") + " ") : null, valueEl(v.cards, false, names));
+    }
+    return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, words(k) + " ", valueEl(x, false, names))));
+  }
+  return String(v);
+}
+
+// The table of a seat's view (the engine's `view`: {seat, hand, counts, zones: [{title, owner,
+// cards | melds}], scores: [{title, seats, points}], notes}), drawn without knowing the game.
+export function tableEl(view, names) {
+  const box = h("div", { class: "table-view" });
+  if (!view) return box;
+  const mine = (owner) => owner === view.seat || (Array.isArray(owner) && owner.includes(view.seat));
+  for (const z of view.zones || []) {
+    const zone = h("div", { class: "zone" + (mine(z.owner) ? " mine" : ""), "data-title": z.title || "" },
+      h("div", { class: "zone-title" }, z.title || ""));
+    if (z.melds) {
+      if (!z.melds.length) zone.append(h("i", { class: "empty" }, "none yet"));
+      for (const m of z.melds) {
+        const cards = Array.isArray(m) ? m : m.cards || [];
+        zone.append(h("div", { class: "meld" }, cards.map((c) => cardEl(c, { small: true }))));
+      }
+    }
+    if (z.cards) {
+      const shown = z.cards.slice(-12);
+      zone.append(h("div", { class: "meld" }, z.cards.length > shown.length ? h("span", { class: "more" }, `+${z.cards.length - shown.length}`) : null,
+        z.cards.length ? shown.map((c) => cardEl(c, { small: true })) : h("i", { class: "empty" }, "empty")));
+    }
+    box.append(zone);
+  }
+  const info = h("div", { class: "zone info" });
+  for (const [k, v] of Object.entries(view.counts || {})) {
+    info.append(h("div", {}, h("span", { class: "key" }, `${words(k)}: `),
+      Array.isArray(v) ? v.map((x, i) => h("span", { class: "pill" }, `${seatName(names, i)} ${x}`)) : h("span", { class: "pill" }, String(v))));
+  }
+  if (Array.isArray(view.scores) && view.scores.length) {
+    info.append(h("div", { class: "scores" }, h("span", { class: "key" }, "score: "),
+      view.scores.map((sc) => h("span", { class: "pill" + (mine(sc.seats) ? " mine" : "") }, `${sc.title} ${sc.points}`))));
+  }
+  for (const n of view.notes || []) info.append(h("div", { class: "note" }, n));
+  if (info.childElementCount) box.append(info);
+  return box;
+}
+
+const isNum = (x) => typeof x === "number";
+const isObj = (x) => x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length > 0;
+
+// A big count as people read it: 2.33 × 10^26 (the exact digits in the tooltip).
+function bigNumber(v) {
+  const d = String(v).replace(/\D/g, "");
+  if (d.length <= 9) return h("span", {}, Number(d).toLocaleString("en"));
+  return h("span", { title: d }, `${d[0]}.${d.slice(1, 3)} × 10`, h("sup", {}, String(d.length - 1)));
+}
+
+function probTable(caption, rows, cols, cell, names, colIsSeat) {
+  const t = h("table", { class: "belief-table" }, h("caption", {}, caption),
+    h("tr", {}, h("th", {}, ""), cols.map((c) => h("th", {}, colIsSeat && /^\d+$/.test(c) ? seatName(names, +c) : words(c)))));
+  for (const row of rows) {
+    t.append(h("tr", {}, h("th", {}, isCard(row) ? cardEl(row, { small: true }) : isRank(row) ? `${rankLabel(row)}s` : words(row)),
+      cols.map((c) => {
+        const p = cell(row, c);
+        const td = h("td", {}, p === undefined ? "" : `${Math.round(p * 100)}%`);
+        if (p !== undefined) td.style.background = `rgba(30,120,60,${(0.08 + 0.6 * p).toFixed(2)})`;
+        return td;
+      })));
+  }
+  return t;
+}
+
+// A belief (the engine's `belief`) drawn without knowing the game: the number of consistent
+// deals; a table {row: {seat: P}} as rows of chances per seat (Literature's marginals); a
+// table {seat: {row: {count: P}}} as the chance that each seat holds at least one of each
+// row (Go Fish ranks, Hand and Foot cards); the rest as compact JSON.
+export function beliefEl(belief, names) {
+  const box = h("div", { class: "belief" });
+  if (!belief) return box;
+  const big = belief.consistent_deals_str || belief.consistent_deals;
+  if (big !== undefined && big !== null) box.append(h("div", {}, "Consistent deals: ", bigNumber(big)));
+  let drawn = false;
+  const isProb = (x) => isNum(x) && x >= 0 && x <= 1;
+  const digits = (o) => Object.keys(o).every((k) => /^\d+$/.test(k));
+  for (const [key, v] of Object.entries(belief)) {
+    if (!isObj(v)) continue;
+    const inner = Object.values(v);
+    if (inner.every((r) => isObj(r) && Object.values(r).every(isProb))) {
+      // {row: {seat: P}}
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      box.append(probTable(words(key), Object.keys(v), cols, (row, c) => v[row][c], names, true));
+      drawn = true;
+    } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && digits(d) && Object.values(d).every(isProb)))) {
+      // {seat: {row: {count: P}}}: the chance of at least one
+      const seats = Object.keys(v).sort((a, b) => +a - +b);
+      const rows = [...new Set(inner.flatMap((r) => Object.keys(r)))];
+      const atLeastOne = (row, seat) => {
+        const d = v[seat][row];
+        return d === undefined ? undefined : 1 - (d["0"] || 0);
+      };
+      box.append(probTable(`${words(key)}: the chance of holding at least one`, rows, seats, atLeastOne, names, true));
+      drawn = true;
+    } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && isProb(d.p_any)))) {
+      // {row: {seat: {p_any, ...}}}
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      const cell = (row, c) => (v[row][c] ? v[row][c].p_any : undefined);
+      box.append(probTable(`${words(key)}: the chance of holding at least one`, Object.keys(v), cols, cell, names, true));
+      drawn = true;
+    }
+  }
+  if (!drawn) box.append(h("pre", { class: "json" }, JSON.stringify(belief, null, 1).slice(0, 4000)));
+  return box;
+}
+
+// Inputs for one field of an event, by its kind in hello's event schema. `get()` returns the
+// value (undefined while unset); kinds: seat, card, card_list, rank, bool, count, int_list, str,
+// each possibly "_or_null" and "?" (optional); other kinds take JSON.
+export function fieldInput(key, kind, seats, names) {
+  const optional = kind.startsWith("?");
+  const base = kind.replace("?", "");
+  const nullable = base.endsWith("_or_null");
+  const k = nullable ? base.slice(0, -8) : base;
+  let value;
+  let set = false;
+  const row = h("div", { class: "field", "data-key": key, "data-kind": kind },
+    h("label", {}, words(key) + (optional ? " (optional)" : "")));
+  const body = h("div", { class: "field-body" });
+  row.append(body);
+  const choose = (buttons, v, btn) => {
+    value = v; set = true;
+    for (const b of buttons) b.classList.toggle("chosen", b === btn);
+  };
+  const buttonsFor = (items) => {
+    const bs = [];
+    for (const [label, v] of items) {
+      const b = h("button", { type: "button", class: "choice", "data-value": JSON.stringify(v) }, label);
+      b.addEventListener("click", () => choose(bs, v, b));
+      bs.push(b);
+      body.append(b);
+    }
+  };
+  if (k === "seat") {
+    buttonsFor([...Array(seats).keys()].map((s) => [seatName(names, s), s]).concat(nullable ? [["nobody", null]] : []));
+  } else if (k === "bool") {
+    buttonsFor([["yes", true], ["no", false]]);
+  } else if (k === "rank") {
+    buttonsFor(RANKS.map((r) => [rankLabel(r), r]).concat(nullable ? [["hidden", null]] : []));
+  } else if (k === "card") {
+    const bs = [];
+    for (const c of fullDeck()) {
+      const b = cardEl(c, { small: true, onClick: () => choose(bs, c, b) });
+      b.classList.add("choice");
+      bs.push(b); body.append(b);
+    }
+    if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => choose(bs, null, b)); bs.push(b); body.append(b); }
+  } else if (k === "card_list") {
+    const picked = h("div", { class: "picked" });
+    let list = [];
+    const redraw = () => {
+      picked.replaceChildren(...(list.length ? list.map((c, i) => cardEl(c, { small: true, onClick: () => { list.splice(i, 1); redraw(); } })) : [h("i", {}, "no cards")]));
+    };
+    body.append(picked);
+    const deck = h("div", { class: "deck" });
+    for (const c of fullDeck()) deck.append(cardEl(c, { small: true, onClick: () => { list.push(c); set = true; value = list; redraw(); } }));
+    body.append(deck);
+    const none = h("button", { type: "button", class: "choice" }, "none");
+    none.addEventListener("click", () => { list = []; value = list; set = true; redraw(); });
+    body.append(none);
+    if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => { list = []; value = null; set = true; redraw(); picked.replaceChildren(h("i", {}, "hidden")); }); body.append(b); }
+    redraw();
+    return { row, get: () => (set ? value : undefined), optional, reset: () => { list = []; set = false; redraw(); } };
+  } else if (k === "card_seat_map") {
+    // {card: seat}: pick the cards, then the seat of each (a Literature claim's assignment)
+    let map = {};
+    const rows = h("div", { class: "card-seats" });
+    const redraw = () => {
+      rows.replaceChildren(...Object.keys(map).map((c) => {
+        const bs = [];
+        const line = h("div", { class: "card-seat", "data-card": c }, cardEl(c, { small: true, onClick: () => { delete map[c]; redraw(); } }), " with ");
+        for (let s = 0; s < seats; s++) {
+          const b = h("button", { type: "button", class: "choice" + (map[c] === s ? " chosen" : ""), "data-value": String(s) }, seatName(names, s));
+          b.addEventListener("click", () => { map[c] = s; bs.forEach((x) => x.classList.toggle("chosen", x === b)); });
+          bs.push(b);
+          line.append(b);
+        }
+        return line;
+      }));
+      if (!Object.keys(map).length) rows.append(h("i", {}, "pick the cards below, then who holds each"));
+    };
+    const deck = h("div", { class: "deck" });
+    for (const c of fullDeck()) deck.append(cardEl(c, { small: true, onClick: () => { if (!(c in map)) { map[c] = null; redraw(); } } }));
+    body.append(rows, deck);
+    redraw();
+    return { row, optional, get: () => {
+      const cards = Object.keys(map);
+      return cards.length && cards.every((c) => Number.isInteger(map[c])) ? { ...map } : undefined;
+    } };
+  } else if (k === "count") {
+    const inp = h("input", { type: "number", min: "0", inputmode: "numeric" });
+    inp.addEventListener("input", () => { set = inp.value !== ""; value = +inp.value; });
+    body.append(inp);
+  } else if (k === "str") {
+    const inp = h("input", { type: "text" });
+    inp.addEventListener("input", () => { set = inp.value !== ""; value = inp.value; });
+    body.append(inp);
+  } else if (k === "int_list") {
+    const inp = h("input", { type: "text", placeholder: "numbers, comma separated" });
+    inp.addEventListener("input", () => { set = inp.value.trim() !== ""; value = inp.value.split(/[ ,]+/).filter(Boolean).map(Number); });
+    body.append(inp);
+  } else {
+    const inp = h("textarea", { rows: "2", placeholder: `JSON (${kind})` });
+    inp.addEventListener("input", () => { try { value = JSON.parse(inp.value); set = true; inp.classList.remove("bad"); } catch { set = false; inp.classList.add("bad"); } });
+    body.append(inp);
+    if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => { value = null; set = true; inp.value = "null"; }); body.append(b); }
+  }
+  return { row, get: () => (set ? value : undefined), optional };
+}
+
+// Show advice text (the words of `cardmind hint`) in a <pre>: prose lines wrap to the panel,
+// the lines of a table and its centred title do not (they scroll sideways); the text itself
+// is unchanged.
+export function showAdvice(el, text) {
+  const box = /[\u2500-\u257F]/;  // box-drawing characters
+  el.replaceChildren(...text.split("\n").flatMap((line, i) => [i ? "\n" : "", h("span", { class: box.test(line) || /^ {6}/.test(line) ? "tline" : "" }, line)]));
+}
+
+export function download(name, text) {
+  const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/jsonl" })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+export function recordLines(record) {
+  return [JSON.stringify(record.header), ...record.events.map((e) => JSON.stringify(e))].join("\n") + "\n";
+}
+

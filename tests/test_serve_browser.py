@@ -1,0 +1,502 @@
+"""The pages of `cardmind serve` in a real browser (issue 28, point 4).
+
+Debian's headless Chromium (/usr/bin/chromium + /usr/bin/chromedriver, never a downloaded
+browser) driven by Selenium against a real `cardmind serve` started on a free port:
+a whole game of each of the four games played through the Play page by clicking, the coach
+panel checked against `cardmind hint` on the same position (the record downloaded from the
+page), the At-the-table mode fed a short Literature game by tapping, and Review stepping a
+record with the advice and the belief. The screenshots of docs/serve.md are taken here
+(docs/img/serve-*.png).
+
+Without the browser the tests are skipped, except with ``CI`` set: then they fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+IMG = ROOT / "docs" / "img"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+HAVE_SELENIUM = importlib.util.find_spec("selenium") is not None
+
+
+def _require_browser() -> None:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.path.exists(p)]
+    if not HAVE_SELENIUM:
+        missing.append("the selenium package")
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        missing.append("the web extra (starlette, uvicorn)")
+    if missing:
+        msg = f"browser tests need {', '.join(missing)} (README: install)"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+#: the save folder of the server the tests started
+SAVED: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The URL of a `cardmind serve` running on a free port (its save folder in a temp dir)."""
+    _require_browser()
+    if os.environ.get("CARDMIND_SERVE_URL"):  # a server already running (for working on the pages)
+        SAVED.clear()
+        yield os.environ["CARDMIND_SERVE_URL"].rstrip("/")
+        return
+    port = _free_port()
+    save = tmp_path_factory.mktemp("saved")
+    SAVED["dir"] = save
+    proc = subprocess.Popen([sys.executable, "-m", "cardmind", "serve", "--port", str(port), "--save-dir", str(save)],
+                            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(f"cardmind serve stopped: {proc.stdout.read().decode()[-2000:]}")
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("cardmind serve did not listen within 30 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    """A headless Chromium (Debian's) with downloads into a temp folder (``browser.downloads``)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for f in FLAGS:
+        opts.add_argument(f)
+    profile = tempfile.mkdtemp(prefix="cardmind-chromium-")
+    downloads = tempfile.mkdtemp(prefix="cardmind-downloads-")
+    opts.add_argument(f"--user-data-dir={profile}")
+    opts.add_argument("--window-size=1280,1000")
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    driver.downloads = Path(downloads)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+    shutil.rmtree(downloads, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+def _wait(driver, cond, timeout=120, what="the page"):
+    from selenium.webdriver.support.ui import WebDriverWait
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: cond(d))
+    except Exception as exc:
+        errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        raise AssertionError(f"timed out waiting for {what}; browser errors: {errors}") from exc
+
+
+def _css(driver, sel):
+    from selenium.webdriver.common.by import By
+    return driver.find_elements(By.CSS_SELECTOR, sel)
+
+
+def _text(driver, sel) -> str:
+    els = _css(driver, sel)
+    return els[0].get_attribute("textContent") if els else ""
+
+
+def _open(driver, url, mode):
+    driver.get("about:blank")  # a fresh page (a new engine connection) for every test
+    driver.get(f"{url}/#{mode}")
+    _wait(driver, lambda d: d.execute_script("return document.body.dataset.ready") == "1", what="the engine's hello")
+
+
+def _set_input(driver, el, value):
+    """Set an input or select and fire its change event (as a person's edit does)."""
+    if el.tag_name == "select":
+        from selenium.webdriver.support.ui import Select
+        Select(el).select_by_value(str(value).lower() if isinstance(value, bool) else str(value))
+    else:
+        el.clear()
+        el.send_keys(str(value))
+    driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", el)
+
+
+def _screenshot(driver, name: str) -> None:
+    """Save the page as docs/img/NAME, unless the picture there differs only in a few pixels
+    (a focus ring, anti-aliasing): the docs' pictures change only when the page does."""
+    png = driver.get_screenshot_as_png()
+    path = IMG / name
+    if path.exists():
+        try:
+            import io
+
+            from PIL import Image, ImageChops
+            new, old = Image.open(io.BytesIO(png)).convert("RGB"), Image.open(path).convert("RGB")
+            if new.size == old.size:
+                diff = ImageChops.difference(new, old).convert("L").point(lambda v: 255 if v > 24 else 0)
+                if sum(diff.histogram()[255:]) < 0.002 * new.size[0] * new.size[1]:
+                    return
+        except ImportError:  # no Pillow: always write
+            pass
+    path.write_bytes(png)
+
+
+def _cardmind(*args) -> str:
+    out = subprocess.run([sys.executable, "-m", "cardmind", *args], cwd=ROOT, env=_env(),
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def _download(driver, button_sel) -> Path:
+    """Click a download button and return the new file."""
+    before = set(driver.downloads.iterdir())
+    _css(driver, button_sel)[0].click()
+
+    def done(_):
+        new = [p for p in set(driver.downloads.iterdir()) - before if p.suffix == ".jsonl"]
+        return new[0] if new and new[0].read_text().endswith("\n") else False
+    return _wait(driver, done, 20, "the download")
+
+
+def _same_words(page: str, cli: str) -> None:
+    """The page's advice is the CLI's output (trailing blanks aside)."""
+    norm = lambda s: "\n".join(line.rstrip() for line in s.strip().splitlines())
+    assert norm(page) == norm(cli)
+
+
+def _engine_game(game: str, options: dict, seed: int, actions: int, seat: int) -> tuple[dict, list[dict]]:
+    """A seat's record of the first ``actions`` actions of a seeded game of peer players, made
+    with the engine in this process (the input the At-the-table and Review tests feed)."""
+    from cardmind.core import get_game
+    from cardmind.protocol.engine import Engine
+
+    eng = Engine()
+
+    def req(**kw):
+        reply = json.loads(eng.handle(json.dumps(kw)))
+        assert reply["ok"], reply
+        return reply
+    ref = req(cmd="new", session="ref", game=game, role="referee", seed=seed, options=options)
+    n = ref["seats"]
+    for s in range(n):
+        seat_header = get_game(game).observer_header(ref["header"], s)
+        extra = {k: v for k, v in seat_header.items() if k not in ("observer", "hand")}
+        req(cmd="new", session=f"p{s}", game=game, options=ref["options"], seat=s, hand=seat_header["hand"],
+            agent="peer", seed=s, check=False, **({"header": extra} if extra else {}))
+    status = ref
+    for _ in range(actions):
+        action = req(cmd="act", session=f"p{status['to_move']}")["action"]
+        status = req(cmd="apply", session="ref", action=action)
+        if status["notice"] is not None:
+            for s in range(n):
+                req(cmd="notice", session=f"p{s}", notice=status["notice"])
+        for i, ev in enumerate(status["events"]):
+            for s in range(n):
+                req(cmd="event", session=f"p{s}", event=(status["redacted"].get(str(s)) or status["events"])[i])
+    rec = req(cmd="record", session=f"p{seat}")
+    return rec["header"], rec["events"]
+
+
+def _write_record(path: Path, header: dict, events: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(x) + "\n" for x in [header, *events]))
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Play: a whole game of each game, by clicking
+
+GAMES = {
+    # game: (options, bots' agent, seats, the human turn at which the coach is checked, screenshot)
+    "literature": ({}, "peer", 6, 3),
+    "gofish": ({"players": 3, "ranks": 5, "hand": 4}, "peer", 3, 2),
+    "carioca": ({"players": 3, "hands": 1}, "peer", 3, 2),
+    "handfoot": ({"players": 2, "cutthroat": True, "hands": 1, "hand_size": 6, "decks": 1}, "peer", 2, 4),
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
+    options, bot, seats, coach_turn = GAMES[game]
+    d = browser
+    _open(d, server, "play")
+    _set_input(d, _css(d, "#play-game")[0], game)
+    _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == game, what="the game")
+    for key, value in options.items():
+        _set_input(d, _css(d, f"#play-options [name={key}]")[0], value)
+    _wait(d, lambda d: len(_css(d, "#play-seats select")) == seats, what=f"{seats} seats")
+    time.sleep(0.2)  # the last probe of the seats has settled
+    for s in range(1, seats):
+        _set_input(d, _css(d, f"#play-seats [name=seat{s}]")[0], bot)
+    _set_input(d, _css(d, "#play-delay")[0], 0)
+    _set_input(d, _css(d, "#play-seed")[0], 1)
+    _css(d, "#play-start")[0].click()
+
+    turn, checked = 0, False
+    clicked_cards = clicked_moves = 0
+    while True:
+        _wait(d, lambda d, turn=turn: _css(d, "#play-end")[0].is_displayed()
+              or int(_css(d, "#play-status")[0].get_attribute("data-turn") or 0) > turn, 120, "your turn or the end")
+        assert _text(d, "#play-error") == ""
+        if _css(d, "#play-end")[0].is_displayed():
+            break
+        turn += 1
+        if _css(d, "#play-status")[0].get_attribute("data-mode") == "react":
+            _css(d, "#play-go-on")[0].click()
+            continue
+        if turn == coach_turn:
+            _check_coach(d, game, tmp_path)
+            checked = True
+            _screenshot(d, "serve-play.png" if game == "literature" else f"serve-play-{game}.png")
+        # alternate: the advised move; a card of the hand and a move with it; a move without cards
+        moved = False
+        if turn % 3 == 1:
+            cards = [c for c in _css(d, "#hand .card.playable")]
+            if cards:
+                card = cards[0].get_attribute("data-card")
+                cards[0].click()
+                buttons = _css(d, "#actions button.action")
+                if buttons:
+                    buttons[0].click()
+                    moved, clicked_cards = True, clicked_cards + 1
+                else:  # unselect: the moves need narrowing down
+                    _css(d, f"#hand .card[data-card='{card}']")[0].click()
+        elif turn % 3 == 2:
+            buttons = _css(d, "#actions button.action")
+            if buttons:
+                buttons[0].click()
+                moved, clicked_moves = True, clicked_moves + 1
+        if not moved:
+            _css(d, "#play-advised")[0].click()
+    assert checked, f"the game ended before your turn {coach_turn}"
+    assert clicked_cards + clicked_moves > 0
+    result = _text(d, "#play-result")
+    assert "Game over." in result and "Scores:" in result
+    # the whole record: as many events as the history shows, and cardmind reads it
+    path = _download(d, "#play-download")
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["game"] == game and header["observer"] == 0
+    assert len(lines) - 1 == len(_css(d, "#history li")) > 0
+    _cardmind("hint", str(path))
+    # saved on the server: into its save folder, under a name the server made
+    _css(d, "#play-save")[0].click()
+    _wait(d, lambda d: _text(d, "#play-saved") != "", 20, "the save")
+    assert _text(d, "#play-saved").startswith("Saved as "), _text(d, "#play-saved")
+    name = _text(d, "#play-saved")[len("Saved as "):].split(" ")[0]
+    if SAVED:
+        assert (SAVED["dir"] / name).read_text() == path.read_text()
+
+
+def _check_coach(d, game, tmp_path):
+    """The coach panel's words are `cardmind hint`'s for the position (the downloaded record)."""
+    _css(d, "#coach-ask")[0].click()
+    _wait(d, lambda d: _text(d, "#coach-text") not in ("", "thinking…")
+          and _css(d, "#coach-text")[0].get_attribute("data-events") is not None, 120, "the advice")
+    words = _text(d, "#coach-text")
+    path = _download(d, "#play-download")
+    events = len(path.read_text().splitlines()) - 1
+    assert str(events) == _css(d, "#coach-text")[0].get_attribute("data-events")
+    _same_words(words, _cardmind("hint", str(path)))
+
+
+# ---------------------------------------------------------------------------------------------
+# At the table: a short Literature game entered by tapping, on a phone-sized window
+
+def test_at_the_table_on_a_phone(server, browser, tmp_path):
+    d = browser
+    seat = 2
+    header, events = _engine_game("literature", {}, seed=4, actions=5, seat=seat)
+    d.set_window_size(390, 844)
+    try:
+        _open(d, server, "table")
+        _set_input(d, _css(d, "#table-game")[0], "literature")
+        _wait(d, lambda d: len(_css(d, "#table-seat button")) == 6, what="the seats")
+        _css(d, f"#table-seat button[data-seat='{seat}']")[0].click()
+        for c in header["hand"]:
+            _css(d, f"#table-deck [data-card='{c}']")[0].click()
+        assert _text(d, "#table-hand-count") == f"{len(header['hand'])} cards"
+        _css(d, "#table-start")[0].click()
+        _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == "0"
+              and _text(d, "#table-advice") != "thinking…", what="the first advice")
+        # the page fits the phone's width (no sideways scrolling)
+        assert d.execute_script("return document.documentElement.scrollWidth") <= 400
+        for i, ev in enumerate(events):
+            _css(d, f"#table-types button[data-type='{ev['type']}']")[0].click()
+            for key, value in ev.items():
+                if key == "type":
+                    continue
+                field = f"#table-fields .field[data-key='{key}']"
+                if isinstance(value, str):
+                    _css(d, f"{field} [data-card='{value}']")[0].click()
+                else:
+                    _css(d, f"{field} button[data-value='{json.dumps(value)}']")[0].click()
+            _css(d, "#table-add")[0].click()
+            _wait(d, lambda d, i=i: _css(d, "#table-advice")[0].get_attribute("data-events") == str(i + 1)
+                  and _text(d, "#table-advice") != "thinking…", what=f"the advice after event {i + 1}")
+            assert _text(d, "#table-error") == ""
+        assert len(_css(d, "#table-history li")) == len(events)
+        d.execute_script("window.scrollTo(0, 0)")
+        _screenshot(d, "serve-table.png")
+        cli = _cardmind("hint", str(_write_record(tmp_path / "table.jsonl", header, events)))
+        _same_words(_text(d, "#table-advice"), cli)
+        # an impossible event is refused with the protocol's one-sentence error, nothing added
+        _css(d, "#table-types button[data-type='pass']")[0].click()
+        _css(d, "#table-fields .field[data-key='from'] button[data-value='0']")[0].click()
+        _css(d, "#table-fields .field[data-key='to'] button[data-value='1']")[0].click()
+        _css(d, "#table-add")[0].click()
+        _wait(d, lambda d: _text(d, "#table-error") != "", what="the error")
+        assert len(_css(d, "#table-history li")) == len(events)
+        # a claim's assignment: pick cards, then who holds each; the engine judges it
+        _css(d, "#table-types button[data-type='claim']")[0].click()
+        _css(d, f"#table-fields .field[data-key='claimer'] button[data-value='{seat}']")[0].click()
+        set_input = _css(d, "#table-fields .field[data-key='set'] input")[0]
+        set_input.send_keys("low-clubs")
+        for key in ("assignment", "actual"):
+            field = f"#table-fields .field[data-key='{key}']"
+            _css(d, f"{field} .deck [data-card='2C']")[0].click()
+            _css(d, f"{field} .card-seat[data-card='2C'] button[data-value='{seat}']")[0].click()
+        _css(d, "#table-fields .field[data-key='correct'] button[data-value='true']")[0].click()
+        _css(d, "#table-add")[0].click()
+        # every field was read (none missing), and the engine refuses it: not this seat's turn
+        _wait(d, lambda d: _text(d, "#table-error") != "", what="the claim's error")
+        assert _text(d, "#table-error").startswith("illegal claim"), _text(d, "#table-error")
+        assert len(_css(d, "#table-history li")) == len(events)
+        # undo: the last event taken back, the advice is the one before it
+        _css(d, "#table-undo")[0].click()
+        _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1)
+              and _text(d, "#table-advice") != "thinking…", what="the advice after undo")
+        assert len(_css(d, "#table-history li")) == len(events) - 1
+        cli = _cardmind("hint", str(tmp_path / "table.jsonl"), "--upto", str(len(events)))
+        _same_words(_text(d, "#table-advice"), cli)
+    finally:
+        d.set_window_size(1280, 1000)
+
+
+# ---------------------------------------------------------------------------------------------
+# Review: step through a record with the advice and the belief
+
+def test_review_steps_through_a_record(server, browser, tmp_path):
+    d = browser
+    header, events = _engine_game("literature", {}, seed=5, actions=8, seat=1)
+    path = _write_record(tmp_path / "review.jsonl", header, events)
+    _open(d, server, "review")
+    _css(d, "#review-file")[0].send_keys(str(path))
+    _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == "0", what="the record")
+    assert len(_css(d, "#review-events li")) == len(events)
+    for _ in range(4):
+        _css(d, "#review-next")[0].click()
+    _css(d, "#review-back")[0].click()
+    _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == "3"
+          and _text(d, "#review-advice") != "thinking…", what="event 3")
+    assert _text(d, "#review-pos") == f"after 3 of {len(events)} events"
+    # the advice is cardmind hint's up to the third event (file line 4)
+    _same_words(_text(d, "#review-advice"), _cardmind("hint", str(path), "--upto", "4"))
+    # the belief: a row per card not in the seat's hand, a column per seat, percentages
+    rows = _css(d, "#review-belief table tr")
+    assert len(rows) > 10 and "%" in rows[1].text
+    assert len(_css(d, "#review-events li.current")) == 1
+    # the arrow keys step as well
+    from selenium.webdriver.common.keys import Keys
+    _css(d, "body")[0].send_keys(Keys.ARROW_RIGHT)
+    _wait(d, lambda d: _text(d, "#review-pos") == f"after 4 of {len(events)} events", what="the right arrow")
+    _css(d, "body")[0].send_keys(Keys.ARROW_LEFT)
+    _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == "3"
+          and _text(d, "#review-pos") == f"after 3 of {len(events)} events", what="the left arrow")
+    _screenshot(d, "serve-review.png")
+
+
+def test_play_out_of_turn_claims(server, browser):
+    """Under claim_any_time you may claim while another seat is on turn: the page stops for you
+    with the claims you may make and a button to let play go on. (With the coach always on.)"""
+    d = browser
+    _open(d, server, "play")
+    _set_input(d, _css(d, "#play-game")[0], "literature")
+    _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == "literature", what="the game")
+    _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], True)
+    _wait(d, lambda d: len(_css(d, "#play-seats select")) == 6, what="the seats")
+    _set_input(d, _css(d, "#play-delay")[0], 0)
+    _css(d, "#play-start")[0].click()
+    mode = lambda d: _css(d, "#play-status")[0].get_attribute("data-mode")
+    turn = lambda d: int(_css(d, "#play-status")[0].get_attribute("data-turn") or 0)
+    _wait(d, lambda d: mode(d) == "turn", what="your turn")
+    _css(d, "#coach-always")[0].click()  # the coach on every turn, unasked
+    _wait(d, lambda d: _text(d, "#coach-text").startswith("Literature: seat 0's view"), what="the coach, unasked")
+    while mode(d) == "turn":  # your asks until one fails and another seat is on turn
+        seen = turn(d)
+        _css(d, "#play-advised")[0].click()
+        _wait(d, lambda d, seen=seen: turn(d) > seen, what="your next decision")
+        if mode(d) == "turn":  # the coach has the new position's advice without being asked
+            _wait(d, lambda d: _css(d, "#coach-text")[0].get_attribute("data-events")
+                  == str(len(_css(d, "#history li"))), what="the coach's new advice")
+    assert _css(d, "#play-go-on")[0].is_displayed()
+    assert _css(d, "#play-advised")[0].get_attribute("disabled") is not None
+    claims = _css(d, "#actions .action-group[data-type='claim']")
+    assert claims and "claim (" in claims[0].text
+    events = len(_css(d, "#history li"))
+    _css(d, "#play-go-on")[0].click()
+    _wait(d, lambda d: len(_css(d, "#history li")) > events, what="play going on")
+    assert _text(d, "#play-error") == ""
+    # a new game in the middle of this one: the old one stops, the new one starts afresh
+    _css(d, "#play-setup summary")[0].click()
+    _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], False)
+    _wait(d, lambda d: len(_css(d, "#play-seats select")) == 6, what="the seats")
+    _css(d, "#play-start")[0].click()
+    _wait(d, lambda d: mode(d) == "turn" and turn(d) == 1 and len(_css(d, "#history li")) == 0, what="the new game")
+    _css(d, "#play-advised")[0].click()
+    _wait(d, lambda d: len(_css(d, "#history li")) > 0, what="the new game's first move")
+    assert _text(d, "#play-error") == ""
+
+
+
+def test_no_browser_fails_under_ci_and_skips_otherwise(monkeypatch):
+    """Without Chromium the browser tests fail when CI is set (so CI cannot pass them by
+    skipping) and are skipped otherwise."""
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="/nonexistent/chromium"):
+        _require_browser()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="/nonexistent/chromium"):
+        _require_browser()
