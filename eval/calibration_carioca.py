@@ -4,7 +4,7 @@ Scores the chances the default advice (``cardmind hint``) gives against what hap
 simulated games (issue 24, point 2):
 
 * **taken**: when the observer discards a card (not its last), the chance that another player
-  takes or steals it (:meth:`cardmind.games.carioca.advisor.Advisor.danger`, the hint's
+  takes or steals it (:meth:`cardmind.games.carioca.decide.Advisor.danger`, the hint's
   discard table), against whether the offer closed with a take or a steal;
 * **down** and **out**: at every ``--every``-th event, for every other seat, the chance that it
   can go down (if not down yet) and go out by the end of its next turn
@@ -99,7 +99,7 @@ def _by_next_turn(events: list[dict], i: int, seat: int) -> tuple[bool, bool]:
 
 def score_game(rec, kind: str, every: int, samples: int, out: dict) -> None:
     """Add the predictions of seat 0's view of ``rec`` under each model to ``out``."""
-    from cardmind.games.carioca.advisor import Advisor
+    from cardmind.games.carioca.decide import Advisor
     from cardmind.games.carioca.belief import CariocaBelief
 
     view = rec.for_seat(0)

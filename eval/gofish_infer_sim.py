@@ -3,11 +3,11 @@
 The ``belief`` player's setting ``infer`` (``cardmind/games/gofish/agents/belief.py``) assumes that
 a player who guesses holds none of the ranks another player is publicly known to hold (a
 memory player such as ``peer`` would have asked for one of those: a certain hit). This study
-isolates that idea: a count-level ``peer`` (:func:`cardmind.games.gofish.agents.rollout.peer_ask`)
+isolates that idea: a count-level ``peer`` (:func:`cardmind.games.gofish.decide.peer_ask`)
 that adds the same inference to its own memory ("known to lack the rank", cleared by the
 cards the guesser then draws unseen, as ``peer`` forgets a refusal) plays against plain
 ``peer`` players, one seat rotation per deal, in the look-ahead's count-level play-outs
-(:func:`cardmind.games.gofish.agents.rollout.play_out`, default options: ``give: "one"``, books
+(:func:`cardmind.games.gofish.decide.play_out`, default options: ``give: "one"``, books
 face down).
 A play-out takes about a millisecond, so thousands of games take seconds.
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardmind.games.gofish.agents.rollout import Memory, peer_ask, play_out
+from cardmind.games.gofish.decide import Memory, peer_ask, play_out
 
 R, S, H = 13, 4, 6
 

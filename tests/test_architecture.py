@@ -253,3 +253,25 @@ def test_the_cycle_finder_finds_a_cycle():
     assert import_cycles(graph) == [["a", "b", "c"]]
     graph["c"] = set()
     assert import_cycles(graph) == []
+
+
+#: the modules every game package has, in the same roles (docs/architecture.md, "one shape")
+SHAPE = ("__init__.py", "rules.py", "notation.py", "state.py", "belief.py", "models.py", "hints.py", "shorthand.py",
+         "view.py", "codec.py", "agents/__init__.py", "agents/peer.py", "agents/belief.py")
+#: the games whose decisions are priced over worlds in a module of their own (Literature reads its
+#: chances straight from the tracker)
+DECIDE = ("gofish", "carioca", "handfoot")
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_every_game_package_has_the_one_shape(name):
+    """The same module names play the same roles in every game; the decision layer is
+    ``decide.py`` wherever a game has one; codecs hold no players."""
+    pkg = ROOT / "games" / name
+    missing = [m for m in SHAPE if not (pkg / m).exists()]
+    assert missing == []
+    assert (pkg / "decide.py").exists() == (name in DECIDE)
+    for other in ("advisor.py", "evaluate.py", "agents/rollout.py"):
+        assert not (pkg / other).exists()
+    codec = (pkg / "codec.py").read_text()
+    assert "ISMCTSAgent" not in codec and "class " in codec

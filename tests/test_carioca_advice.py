@@ -117,7 +117,7 @@ def test_the_steal_that_completes_the_contract_is_advised(tmp_path):
 def test_the_steal_price_follows_the_race(tmp_path):
     """The price moves the way the race says: a steal is worth more when someone is likely to go
     out soon (the hazard), and a larger penalty costs more."""
-    from cardmind.games.carioca.advisor import Advisor
+    from cardmind.games.carioca.decide import Advisor
 
     tracker = _issue_steal(tmp_path).tracker
     base = Advisor(tracker).offer().numbers

@@ -1,5 +1,5 @@
 """The count-level Go Fish play-outs of the ``belief`` player's look-ahead
-(:mod:`cardmind.games.gofish.agents.rollout`) against the real game, and the exact world sampler
+(:mod:`cardmind.games.gofish.decide`) against the real game, and the exact world sampler
 they start from (:meth:`GoFishBelief.sample_hidden`)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from cardmind.agents.random import RandomAgent
 from cardmind.games.gofish.agents.belief import GoFishBeliefAgent
 from cardmind.games.gofish.agents.peer import GoFishPeerAgent
-from cardmind.games.gofish.agents.rollout import Memory, memory_worlds, peer_ask, play_out
+from cardmind.games.gofish.decide import Memory, memory_worlds, peer_ask, play_out
 from cardmind.agents.match import play_game
 from cardmind.games.gofish.belief import GoFishBelief
 from cardmind.core import get_game

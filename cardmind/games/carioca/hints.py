@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...hints.words import WATCH, Advice, big_number, chance, points
-from .advisor import Advisor, Option
+from .decide import Advisor, Option
 from .belief import CariocaBelief
 from .rules import contract_name, sort_hand
 

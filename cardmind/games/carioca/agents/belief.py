@@ -1,5 +1,5 @@
 """``belief``: the contract rummy player that decides by expected score over belief-weighted
-worlds (:class:`~cardmind.games.carioca.advisor.Advisor`).
+worlds (:class:`~cardmind.games.carioca.decide.Advisor`).
 
 It keeps the exact belief tracker of its seat (:class:`~cardmind.games.carioca.belief.CariocaBelief`)
 and, at each decision:
@@ -8,7 +8,7 @@ and, at each decision:
   once down, when it can lay it off), instead of a stock draw that would with chance
   ``live outs / stock``; steals it out of turn when the race to go down and out first says
   the steal pays: the turns it saves against the penalty card and the bonus at stake
-  (``steal_pricing``, :meth:`~cardmind.games.carioca.advisor.Advisor.steal_race`);
+  (``steal_pricing``, :meth:`~cardmind.games.carioca.decide.Advisor.steal_race`);
 * **going down**: at once when it can go down and out in the same turn (``out_bonus``); else
   it waits when the chance of going down and out next turn, times the bonus, beats the chance
   that someone goes out first times the points it would keep in hand (``timing``);
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..advisor import Advisor
+from ..decide import Advisor
 from ..belief import CariocaBelief
 from ..melds import Meld
 from ..notation import Discard, GoDown, LayOff, Pass, Steal, Take

@@ -51,7 +51,7 @@ from ..notation import Ask, AskBook, Give, LayBooks
 from ..state import GoFishState
 from ....agents.base import Agent
 from .peer import PLAUSIBLE, GoFishPeerAgent
-from .rollout import Memory, memory_worlds, play_out
+from ..decide import Memory, memory_worlds, play_out
 
 #: the player's draw-engine settings (see ``docs/gofish-belief.md``)
 AGENT_STEPS = 8
