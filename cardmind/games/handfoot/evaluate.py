@@ -107,9 +107,10 @@ def _seat_view(full, seat: int):
     return v
 
 
-def complete_state(view, world: World, rng: np.random.Generator):
+def complete_state(view, world: World, rng: np.random.Generator, stock: list[str] | None = None):
     """The complete state of ``view`` in ``world``: the other players' holdings and the unpicked
-    feet from ``world``, the stock's cards from ``world`` in a random order (``rng``).
+    feet from ``world``, the stock's cards from ``world`` in a random order (``rng``), or in the
+    order ``stock`` when given.
 
     Raises:
         ValueError: ``world`` does not fit ``view`` (a hidden place's size differs).
@@ -126,12 +127,47 @@ def complete_state(view, world: World, rng: np.random.Generator):
     cards = sorted(world["stock"].elements())
     if len(cards) != view.stock_count:
         raise ValueError(f"the world's stock holds {len(cards)} cards, the table {view.stock_count}")
-    full.stock = [cards[i] for i in rng.permutation(len(cards))] if cards else []
+    if stock is not None:
+        full.stock = list(stock)
+    else:
+        full.stock = [cards[i] for i in rng.permutation(len(cards))] if cards else []
     return full
 
 
+def _may_happen(view, seat: int, world: World, draw: Counter) -> bool:
+    """Whether ``seat``'s cards in ``world`` allow it to open, reach its foot or go out in a
+    turn that starts with drawing ``draw`` or with taking the pile (when it holds the pair):
+    a necessary condition of each, by the exact checks of the rules (the most points it could
+    lay: :func:`~.rules.max_meld_points`; laying every card, or every card but a discard:
+    :func:`~.rules.meldable_all`; a way out: :func:`~.plan.go_out_discard`). When it is false
+    no policy does any of the three, so the turn need not be played."""
+    opts = view.options
+    team = view.teams[seat]
+    melds = view.melds[team]
+    shapes = [m.shape for m in melds]
+    opened = view.opened[team]
+    zone = Counter(world["zones"].get(seat) or view.zone[seat] or {})
+    afters = [zone + draw]
+    top = view.pile[-1] if view.pile else None
+    if view.pile_takeable() and sum(k for c, k in zone.items() if is_natural(c) and c[0] == top[0]) >= 2:
+        afters.append(zone + Counter(view.pile_take_cards()))      # the top card too: it joins the pair
+    for after in afters:
+        if not opened:
+            if max_meld_points(after, shapes, 0) >= view.minimum:
+                return True
+            continue
+        if view.in_foot[seat]:
+            if go_out_discard(after, melds, BookNeeds(opts["books_clean"], opts["books_dirty"]),
+                              opts["out_by_laying"]) is not None:
+                return True
+            continue
+        if meldable_all(after, shapes) or any(meldable_all(after - Counter([c]), shapes) for c in after):
+            return True
+    return False
+
+
 def rollout_turn(view, seat: int, world: World, policy: str, rng: np.random.Generator,
-                 max_actions: int = 200) -> tuple[bool, bool, bool]:
+                 max_actions: int = 200, stock: list[str] | None = None) -> tuple[bool, bool, bool]:
     """Play ``seat``'s next turn in ``world`` by ``policy`` (:data:`POLICIES`): ``(opens,
     reaches its foot, goes out)``.
 
@@ -140,12 +176,13 @@ def rollout_turn(view, seat: int, world: World, policy: str, rng: np.random.Gene
     order) or takes the pile as its policy chooses, lays, asks to go out (its partner answers by
     the same policy) and discards. Opens: its team had not opened and has at the end of the turn;
     reaches its foot: it picked up its foot this turn; goes out: it ended the hand by going out.
-    When ``seat`` is on turn already (it has drawn), the turn is played on from where it is."""
+    When ``seat`` is on turn already (it has drawn), the turn is played on from where it is.
+    ``stock``: the stock's order (default: ``world``'s stock shuffled by ``rng``)."""
     from ...errors import IllegalAction  # noqa: PLC0415
 
     if view.phase == "over" or view.hand_over:
         return False, False, False
-    full = complete_state(view, world, rng)
+    full = complete_state(view, world, rng, stock)
     full.history = []
     full.num_hands = full.hand_no        # the rollout stops at the end of this hand
     if full.turn != seat or full.phase == "draw":
@@ -215,9 +252,14 @@ def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.G
     team its books."""
     if policy is not None:
         n_open = n_foot = n_out = 0
+        fresh = not (view.turn == seat and view.phase != "draw")
         for i, w in enumerate(worlds):
             pol = policy if policy != MIXED else ("peer", "belief")[i % 2]
-            o, f, g = rollout_turn(view, seat, w, pol, rng)
+            cards = sorted(w["stock"].elements())
+            order = [cards[j] for j in rng.permutation(len(cards))] if cards else []
+            if fresh and not _may_happen(view, seat, w, Counter(order[:2])):
+                continue       # its cards allow none of the three this turn: no need to play it
+            o, f, g = rollout_turn(view, seat, w, pol, rng, stock=order)
             n_open += o
             n_foot += f
             n_out += g
