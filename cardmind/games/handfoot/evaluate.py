@@ -193,7 +193,12 @@ def rollout_turn(view, seat: int, world: World, policy: str, rng: np.random.Gene
     team = full.teams[seat]
     was_open = full.opened[team]
     was_foot = full.in_foot[seat]
-    agents = {seat: _policy_agent(policy, _seat_view(full, seat), seat)}
+    # ``peer`` and ``random`` read only their own cards and the table: they play on the complete
+    # state itself; ``belief`` also weighs the cards it has not seen, so it gets its own view
+    def view_of(s: int):
+        return _seat_view(full, s) if policy == "belief" else full
+
+    agents = {seat: _policy_agent(policy, view_of(seat), seat)}
     for _ in range(max_actions):
         if full.phase == "over" or full.hand_over or full.turn != seat:
             break
@@ -201,7 +206,7 @@ def rollout_turn(view, seat: int, world: World, policy: str, rng: np.random.Gene
         if mover is None:
             break
         if mover not in agents:
-            agents[mover] = _policy_agent(policy, _seat_view(full, mover), mover)
+            agents[mover] = _policy_agent(policy, view_of(mover), mover)
         try:
             action = agents[mover].act(rng)
             events = full.apply_action(action)
@@ -211,7 +216,8 @@ def rollout_turn(view, seat: int, world: World, policy: str, rng: np.random.Gene
             break
         for ev in events:
             for s, a in agents.items():
-                a.observe(full.redact(ev, s))
+                if a.state is not full:          # (an agent on the complete state has seen it)
+                    a.observe(full.redact(ev, s))
     out = full.went_out == seat
     return (not was_open) and full.opened[team], (not was_foot) and full.in_foot[seat], out
 
@@ -241,7 +247,10 @@ def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.G
     With a ``policy`` (:data:`POLICIES` or :data:`MIXED`): what the player *will* do: in each
     world its next turn is played by that policy (:func:`rollout_turn`; ``mixed``: worlds
     alternately by ``peer`` and ``belief``) and the chances are the shares of worlds in which it
-    opens, reaches its foot, goes out.
+    opens, reaches its foot, goes out. A world whose cards allow none of the three
+    (:func:`_may_happen`) is not played (the outcome is known), and a world that appears more
+    than once in ``worlds`` (resampled by a player model) is played once per policy, its
+    outcome counted each time.
 
     Without (``None``): what its cards *allow* (the ``belief`` player's own quick estimate):
     in each world it draws two stock cards at random (or takes the pile when it can: the top
@@ -253,13 +262,22 @@ def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.G
     if policy is not None:
         n_open = n_foot = n_out = 0
         fresh = not (view.turn == seat and view.phase != "draw")
+        played: dict[tuple[int, str], tuple[bool, bool, bool]] = {}
         for i, w in enumerate(worlds):
             pol = policy if policy != MIXED else ("peer", "belief")[i % 2]
-            cards = sorted(w["stock"].elements())
-            order = [cards[j] for j in rng.permutation(len(cards))] if cards else []
-            if fresh and not _may_happen(view, seat, w, Counter(order[:2])):
-                continue       # its cards allow none of the three this turn: no need to play it
-            o, f, g = rollout_turn(view, seat, w, pol, rng, stock=order)
+            key = (id(w), pol)
+            if key in played:
+                # a world drawn again (the player model's resampling repeats the likely ones) is
+                # played once: its outcome counts as many times as it was drawn
+                o, f, g = played[key]
+            else:
+                cards = sorted(w["stock"].elements())
+                order = [cards[j] for j in rng.permutation(len(cards))] if cards else []
+                if fresh and not _may_happen(view, seat, w, Counter(order[:2])):
+                    o = f = g = False      # its cards allow none of the three this turn: not played
+                else:
+                    o, f, g = rollout_turn(view, seat, w, pol, rng, stock=order)
+                played[key] = (o, f, g)
             n_open += o
             n_foot += f
             n_out += g
