@@ -11,11 +11,18 @@ seat's view; the player's "next turn" is its first turn from that moment on (thi
 is the player to draw). A hand that ends first (the stock, or another player going out) counts
 as "did not".
 
-Rows: the kind of the player the chance is about (``random``, ``peer``, ``belief``) and the
-model (``auto``: the default, each seat weighed by the model that best explains its choices;
-``uniform``: the constraint-only posterior). Both come from the same tracker at the same moment
-(``auto``'s worlds are the ``uniform`` ones resampled by the weights), with the advice's own
-worlds and generator, so the rows differ only by the model.
+The chances are of what the player *will* do: its next turn played out in every sampled world
+by a policy (:func:`cardmind.games.handfoot.evaluate.next_turn_chances`). Rows: the kind of the
+player the chance is about (``random``, ``peer``, ``belief``) and the model (``auto``: the
+default, the advice's own chances: each seat's worlds weighed by the model that best explains
+its choices and its turn played by the policy its play fits,
+:meth:`~cardmind.games.handfoot.belief.HandFootBelief.rollout_policies`; ``uniform``: the
+constraint-only worlds, every seat played by ``peer`` and ``belief`` half each). Both come from
+the same tracker at the same moment.
+
+A run keeps the games scored so far in ``RAW/partial.json`` after each game and writes
+``RAW/run.json`` at its end; ``--from-raw FILE ...`` writes the tables from several such files
+merged (runs side by side, one per pairing or seed; a run cut short by its ``partial.json``).
 
     python eval/calibration.py handfoot --games 8 --every 3
 
@@ -246,7 +253,20 @@ def write_doc(runs: list[dict], out: Path) -> int:
     miss_text = ("Bins that miss the target (100 or more predictions, off by more than 5 points): "
                  + "; ".join(misses) + "." if misses else
                  "No bin with 100 or more predictions is off by more than 5 points.")
-    body = "\n".join([MARK_BEGIN, "", "## Hand and Foot", "",
+    intro = (
+        "Hand and Foot's advice gives, for every other player, the chances that within its next turn it "
+        "**opens** (lays its team's first melds), **reaches its foot** and **goes out** (the table \"Within "
+        "their next turn\" of `cardmind hint`). Since issue 24 they are chances of what the player *will* do: "
+        "in every sampled deal its next turn is played out by the policy its play fits (`random` when the "
+        "`random` model explains its recent choices best, else `peer` in half the deals and `belief` in the "
+        "other half; `docs/handfoot.md`, \"Advice\"). `eval/calibration_handfoot.py` scores them from every "
+        "seat's view at the start of every third turn of simulated games against what the player then did "
+        "(a chance is scored where the advice shows it: \"opens\" while its team has not opened, \"reaches "
+        "its foot\" while it is in its hand). Rows: the kind of player the chance is about, and the model "
+        "(`auto`, the default: the deals weighed by the fitted player model per seat and the policy read "
+        "from the play; `uniform`: the constraint-only deals, every seat played by `peer` and `belief` half "
+        "each).")
+    body = "\n".join([MARK_BEGIN, "", "## Hand and Foot", "", intro, "",
                       f"<!-- docs:skip the Hand and Foot study: {max(secs)} s on the shared machine -->",
                       "```sh", *cmds, "```", "", summary, "", miss_text, text, "", MARK_END])
     old = out.read_text() if out.exists() else ""
