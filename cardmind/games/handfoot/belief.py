@@ -1443,10 +1443,9 @@ class HandFootBelief(Tracker):
             "holdings": tokens, "expected": expected, "kinds": kinds,
         }
         if not st.forced and st.phase != "over":
-            from .evaluate import next_turn_chances, red_three_risk  # noqa: PLC0415
+            from .evaluate import red_three_risk  # noqa: PLC0415
 
             ws = self.model_worlds()
-            rng = self.rng(3)
             ess = self.model_ess()
             n = max(1.0, min(len(ws), ess) if ess else len(ws))
 
