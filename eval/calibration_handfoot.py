@@ -236,6 +236,20 @@ def merge(paths: list[Path], out: Path) -> int:
     return write_doc([json.loads(p.read_text()) for p in paths], out)
 
 
+def _plain_cmd(run: dict) -> str:
+    """The command of a run as a reader would type it (a run cut short: its arguments, with a
+    comment saying after how many games it stopped)."""
+    import re  # noqa: PLC0415
+
+    cmd = run["cmd"]
+    if not cmd.startswith("(cut short) "):
+        return cmd
+    cmd = re.sub(r"^\(cut short\) \S*calibration_handfoot\.py", "python eval/calibration.py handfoot", cmd)
+    cmd = re.sub(r" --(out|raw) \S+", "", cmd)
+    cmd = re.sub(r"--options (\{.*?\})", lambda m: f"--options '{m.group(1)}'", cmd)
+    return f"{cmd}   # cut short after {run['games']} games"
+
+
 def write_doc(runs: list[dict], out: Path) -> int:
     """Write the Hand and Foot section of ``out`` (between the markers) from ``runs``: each
     ``{"cmd", "seconds", "games", "moments", "pairings", "rows"}``; print it."""
@@ -244,7 +258,7 @@ def write_doc(runs: list[dict], out: Path) -> int:
     moments = sum(r["moments"] for r in runs)
     pairs = list(dict.fromkeys(p for r in runs for p in r["pairings"]))
     text, misses = report(rows)
-    cmds = [r["cmd"] for r in runs]
+    cmds = [_plain_cmd(r) for r in runs]
     secs = [r["seconds"] for r in runs]
     summary = (f"{games} games ({', '.join(pairs)}, both seatings), {moments} moments, "
                f"every seat's view: {len(rows)} predictions"
