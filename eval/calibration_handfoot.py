@@ -11,11 +11,18 @@ seat's view; the player's "next turn" is its first turn from that moment on (thi
 is the player to draw). A hand that ends first (the stock, or another player going out) counts
 as "did not".
 
-Rows: the kind of the player the chance is about (``random``, ``peer``, ``belief``) and the
-model (``auto``: the default, each seat weighed by the model that best explains its choices;
-``uniform``: the constraint-only posterior). Both come from the same tracker at the same moment
-(``auto``'s worlds are the ``uniform`` ones resampled by the weights), with the advice's own
-worlds and generator, so the rows differ only by the model.
+The chances are of what the player *will* do: its next turn played out in every sampled world
+by a policy (:func:`cardmind.games.handfoot.evaluate.next_turn_chances`). Rows: the kind of the
+player the chance is about (``random``, ``peer``, ``belief``) and the model (``auto``: the
+default, the advice's own chances: each seat's worlds weighed by the model that best explains
+its choices and its turn played by the policy its play fits,
+:meth:`~cardmind.games.handfoot.belief.HandFootBelief.rollout_policies`; ``uniform``: the
+constraint-only worlds, every seat played by ``peer`` and ``belief`` half each). Both come from
+the same tracker at the same moment.
+
+A run keeps the games scored so far in ``RAW/partial.json`` after each game and writes
+``RAW/run.json`` at its end; ``--from-raw FILE ...`` writes the tables from several such files
+merged (runs side by side, one per pairing or seed; a run cut short by its ``partial.json``).
 
     python eval/calibration.py handfoot --games 8 --every 3
 
@@ -43,7 +50,7 @@ from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 from cardmind.games.handfoot.belief import HandFootBelief  # noqa: E402
-from cardmind.games.handfoot.evaluate import next_turn_chances  # noqa: E402
+from cardmind.games.handfoot.evaluate import MIXED, next_turn_chances  # noqa: E402
 
 MARK_BEGIN = "<!-- calibration-handfoot:begin -->"
 MARK_END = "<!-- calibration-handfoot:end -->"
@@ -124,14 +131,18 @@ def score_game(rec, kinds: list[str], every: int, worlds: int, rows: list) -> in
                 done: dict[int, dict[str, bool]] = {}
                 for v, tr in enumerate(trackers):
                     view = tr.state
-                    per_model = {"uniform": tr.worlds(), "auto": tr.model_worlds()}
+                    # auto: the advice's own chances (its worlds, its policies, its generators);
+                    # uniform: the constraint-only worlds, every seat played by the mixed policy
+                    per_model = {"auto": tr.next_turn(),
+                                 "uniform": {s: next_turn_chances(view, s, tr.worlds(), tr.rng(11 + s), MIXED)
+                                             for s in range(4) if s != v}}
                     for s in range(4):
                         if s == v:
                             continue
                         if s not in done:
                             done[s] = outcomes(rec, i, s, game)
-                        for model, ws in per_model.items():
-                            ch = next_turn_chances(view, s, ws, tr.rng(7 + s))
+                        for model, chs in per_model.items():
+                            ch = chs[s]
                             if not view.opened[view.teams[s]]:
                                 rows.append((kinds[s], "open", model, ch.open, done[s]["open"]))
                             if not view.in_foot[s]:
@@ -183,8 +194,14 @@ def main(argv=None) -> int:
     ap.add_argument("--pairings", default="all", help="comma-separated indices into PAIRINGS, or 'all'")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "calibration.md")
     ap.add_argument("--raw", type=Path, default=ROOT / "eval" / "out" / "calibration-handfoot")
+    ap.add_argument("--from-raw", nargs="+", type=Path, default=None,
+                    help="write the tables from the raw predictions of earlier runs (their run.json files, "
+                         "e.g. one run per pairing or per seed run side by side), merged, instead of playing")
     args = ap.parse_args(argv)
     from cardmind.games.handfoot.belief import DEFAULT_WORLDS  # noqa: PLC0415
+
+    if args.from_raw:
+        return merge(args.from_raw, args.out)
 
     worlds = args.worlds or DEFAULT_WORLDS
     options = json.loads(args.options)
@@ -198,21 +215,74 @@ def main(argv=None) -> int:
             games += 1
             print(f"{k0} v {k1}: game {games} scored ({len(rows)} predictions, {time.time() - t0:.0f} s)",
                   file=sys.stderr, flush=True)
-    text, misses = report(rows)
+            # the games scored so far, kept after each game (a run cut short can still be merged)
+            args.raw.mkdir(parents=True, exist_ok=True)
+            (args.raw / "partial.json").write_text(json.dumps(
+                {"cmd": "(cut short) " + " ".join(sys.argv), "seconds": round(time.time() - t0), "games": games,
+                 "moments": moments, "pairings": [f"{k0} v {k1}"], "rows": rows}))
     args.raw.mkdir(parents=True, exist_ok=True)
     (args.raw / "predictions.json").write_text(json.dumps(rows))
     cmd = (f"python eval/calibration.py handfoot --games {args.games} --seed {args.seed} --every {args.every} "
            f"--options '{args.options}'" + (f" --pairings {args.pairings}" if args.pairings != "all" else "")
            + (f" --worlds {args.worlds}" if args.worlds else ""))
-    summary = (f"{games} games ({', '.join(f'{a} v {b}' for a, b in pairings)}, both seatings), {moments} moments, "
-               f"every seat's view: {len(rows)} predictions.")
+    run = {"cmd": cmd, "seconds": round(time.time() - t0), "games": games, "moments": moments,
+           "pairings": [f"{a} v {b}" for a, b in pairings], "rows": rows}
+    (args.raw / "run.json").write_text(json.dumps(run))
+    return write_doc([run], args.out)
+
+
+def merge(paths: list[Path], out: Path) -> int:
+    """The tables of several runs' ``run.json`` files, merged (:func:`write_doc`)."""
+    return write_doc([json.loads(p.read_text()) for p in paths], out)
+
+
+def _plain_cmd(run: dict) -> str:
+    """The command of a run as a reader would type it (a run cut short: its arguments, with a
+    comment saying after how many games it stopped)."""
+    import re  # noqa: PLC0415
+
+    cmd = run["cmd"]
+    if not cmd.startswith("(cut short) "):
+        return cmd
+    cmd = re.sub(r"^\(cut short\) \S*calibration_handfoot\.py", "python eval/calibration.py handfoot", cmd)
+    cmd = re.sub(r" --(out|raw) \S+", "", cmd)
+    cmd = re.sub(r"--options (\{.*?\})", lambda m: f"--options '{m.group(1)}'", cmd)
+    return f"{cmd}   # cut short after {run['games']} games"
+
+
+def write_doc(runs: list[dict], out: Path) -> int:
+    """Write the Hand and Foot section of ``out`` (between the markers) from ``runs``: each
+    ``{"cmd", "seconds", "games", "moments", "pairings", "rows"}``; print it."""
+    rows = [tuple(r) for run in runs for r in run["rows"]]
+    games = sum(r["games"] for r in runs)
+    moments = sum(r["moments"] for r in runs)
+    pairs = list(dict.fromkeys(p for r in runs for p in r["pairings"]))
+    text, misses = report(rows)
+    cmds = [_plain_cmd(r) for r in runs]
+    secs = [r["seconds"] for r in runs]
+    summary = (f"{games} games ({', '.join(pairs)}, both seatings), {moments} moments, "
+               f"every seat's view: {len(rows)} predictions"
+               + (f"; {len(runs)} runs side by side, {min(secs)}-{max(secs)} s each." if len(runs) > 1 else
+                  f"; {secs[0]} s."))
     miss_text = ("Bins that miss the target (100 or more predictions, off by more than 5 points): "
                  + "; ".join(misses) + "." if misses else
                  "No bin with 100 or more predictions is off by more than 5 points.")
-    body = "\n".join([MARK_BEGIN, "", "## Hand and Foot", "",
-                      f"<!-- docs:skip the Hand and Foot study: {time.time() - t0:.0f} s on the shared machine -->",
-                      "```sh", cmd, "```", "", summary, "", miss_text, text, "", MARK_END])
-    out = args.out
+    intro = (
+        "Hand and Foot's advice gives, for every other player, the chances that within its next turn it "
+        "**opens** (lays its team's first melds), **reaches its foot** and **goes out** (the table \"Within "
+        "their next turn\" of `cardmind hint`). Since issue 24 they are chances of what the player *will* do: "
+        "in every sampled deal its next turn is played out by the policy its play fits (`random` when the "
+        "`random` model explains its recent choices best, else `peer` in half the deals and `belief` in the "
+        "other half; `docs/handfoot.md`, \"Advice\"). `eval/calibration_handfoot.py` scores them from every "
+        "seat's view at the start of every third turn of simulated games against what the player then did "
+        "(a chance is scored where the advice shows it: \"opens\" while its team has not opened, \"reaches "
+        "its foot\" while it is in its hand). Rows: the kind of player the chance is about, and the model "
+        "(`auto`, the default: the deals weighed by the fitted player model per seat and the policy read "
+        "from the play; `uniform`: the constraint-only deals, every seat played by `peer` and `belief` half "
+        "each).")
+    body = "\n".join([MARK_BEGIN, "", "## Hand and Foot", "", intro, "",
+                      f"<!-- docs:skip the Hand and Foot study: {max(secs)} s on the shared machine -->",
+                      "```sh", *cmds, "```", "", summary, "", miss_text, text, "", MARK_END])
     old = out.read_text() if out.exists() else ""
     if MARK_BEGIN in old:
         new = old[:old.index(MARK_BEGIN)] + body + old[old.index(MARK_END) + len(MARK_END):]

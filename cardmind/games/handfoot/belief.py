@@ -1107,6 +1107,37 @@ class HandFootBelief(Tracker):
         self._cache["seat_ll"] = out
         return out
 
+    def rollout_policies(self) -> dict[int, str]:
+        """The policy each other seat's next turn is played by in the chances of what it *will*
+        do (:func:`~.evaluate.next_turn_chances`): ``"random"`` for a seat whose recent choices
+        the ``random`` model explains better than the fitted one (:meth:`seat_fit`, under
+        ``auto``); otherwise ``"mixed"``: the worlds played alternately by ``peer`` and by
+        ``belief`` (its timing decisions on fewer worlds of its own:
+        :data:`~.evaluate.BELIEF_PROXY`), the two kinds of play the fitted model was fitted on.
+        The ``uniform`` and ``fitted`` models read no policy from the play: ``"mixed"`` for
+        every seat."""
+        from .evaluate import MIXED  # noqa: PLC0415
+
+        others = [s for s in range(self.state.players) if s != self.observer]
+        fit = self.seat_fit() if self.model == "auto" else {}
+        return {s: ("random" if s in fit and fit[s]["random"] > fit[s]["fitted"] + 1e-9 else MIXED) for s in others}
+
+    def next_turn(self, worlds: int | None = None) -> dict[int, Any]:
+        """Per other seat its :class:`~.evaluate.Chances` of what it will do within its next
+        turn (opens, reaches its foot, goes out) over :meth:`model_worlds`, its turn played in
+        each world by :meth:`rollout_policies` (with a generator seeded for the position and
+        seat, so the same position gives the same chances; cached until the next event)."""
+        from .evaluate import next_turn_chances  # noqa: PLC0415
+
+        key = ("next_turn", worlds)
+        if key in self._cache:
+            return self._cache[key]
+        ws = self.model_worlds(worlds)
+        pol = self.rollout_policies()
+        out = {s: next_turn_chances(self.state, s, ws, self.rng(11 + s), p) for s, p in sorted(pol.items())}
+        self._cache[key] = out
+        return out
+
     def seat_fit(self) -> dict[int, dict[str, float]]:
         """Under ``auto``: per seat with choices, the log marginal likelihood of its recent
         choices under each candidate model (:meth:`seat_models`); empty otherwise."""
@@ -1416,18 +1447,18 @@ class HandFootBelief(Tracker):
             "holdings": tokens, "expected": expected, "kinds": kinds,
         }
         if not st.forced and st.phase != "over":
-            from .evaluate import next_turn_chances, red_three_risk  # noqa: PLC0415
+            from .evaluate import red_three_risk  # noqa: PLC0415
 
             ws = self.model_worlds()
-            rng = self.rng(3)
             ess = self.model_ess()
             n = max(1.0, min(len(ws), ess) if ess else len(ws))
 
             def se(p: float) -> float:
                 return float(np.sqrt(max(p * (1 - p), 0.0) / n))
 
-            out["next_turn"] = {str(s): next_turn_chances(st, s, ws, rng).to_json()
-                                for s in range(st.players) if s != self.observer}
+            # what each will do within its next turn: its turn played in every world by its policy
+            out["next_turn"] = {str(s): c.to_json() for s, c in self.next_turn().items()}
+            out["next_turn_policy"] = {str(s): p for s, p in sorted(self.rollout_policies().items())}
             # the chances are sampled over the worlds: their binomial standard errors
             out["next_turn_se"] = {s: {k: se(p) for k, p in c.items()} for s, c in out["next_turn"].items()}
             out["worlds"] = len(ws)

@@ -68,27 +68,221 @@ def _draw2(stock: Counter, rng: np.random.Generator) -> Counter:
     return Counter(cards[i] for i in idx)
 
 
+#: the policies a next turn is played by (:func:`rollout_turn`): the players of
+#: :mod:`.agents` (``belief`` with fewer worlds of its own, see :data:`BELIEF_PROXY`)
+POLICIES = ("random", "peer", "belief")
+#: ``mixed``: half of the worlds played by ``peer``, half by ``belief`` (alternately): the
+#: policy of a seat the fitted model weighs, which was fitted on both kinds of play
+MIXED = "mixed"
+#: the ``belief`` player's settings in a rollout: its timing decisions weigh 8 worlds of its own
+#: instead of 20 (the rollout is run once per sampled world)
+BELIEF_PROXY = {"worlds": 8}
+
+
+def _policy_agent(policy: str, view, seat: int):
+    """An agent of ``policy`` (:data:`POLICIES`) playing ``seat`` whose view is ``view`` (built
+    without replaying the record)."""
+    from .agents import HandFootBeliefAgent, HandFootPeerAgent, HandFootRandomAgent  # noqa: PLC0415
+
+    cls = {"random": HandFootRandomAgent, "peer": HandFootPeerAgent, "belief": HandFootBeliefAgent}[policy]
+    agent = object.__new__(cls)
+    agent.game = view.game
+    agent.seat = seat
+    agent.options = dict(view.options)
+    agent.header = {}
+    agent.settings = {**cls.default_settings, **(BELIEF_PROXY if policy == "belief" else {})}
+    agent.state = view
+    agent._rng = None
+    return agent
+
+
+def _seat_view(full, seat: int):
+    """``seat``'s view of the complete state ``full``: the other hands, the feet and the stock
+    hidden (the cards known from pickups kept)."""
+    v = full.copy()
+    v.observer = seat
+    v.zone = [Counter(z) if s == seat else None for s, z in enumerate(full.zone)]
+    v.feet = [None] * full.players
+    v.stock = None
+    return v
+
+
+def complete_state(view, world: World, rng: np.random.Generator, stock: list[str] | None = None):
+    """The complete state of ``view`` in ``world``: the other players' holdings and the unpicked
+    feet from ``world``, the stock's cards from ``world`` in a random order (``rng``), or in the
+    order ``stock`` when given.
+
+    Raises:
+        ValueError: ``world`` does not fit ``view`` (a hidden place's size differs).
+    """
+    full = view.copy()
+    full.observer = None
+    for s in range(view.players):
+        if view.zone[s] is None:
+            full.zone[s] = Counter(w for w in (world["zones"].get(s) or Counter()).elements())
+        if view.foot_sizes[s] and not view.in_foot[s]:
+            full.feet[s] = Counter(world["feet"].get(s) or Counter())
+        else:
+            full.feet[s] = None
+    cards = sorted(world["stock"].elements())
+    if len(cards) != view.stock_count:
+        raise ValueError(f"the world's stock holds {len(cards)} cards, the table {view.stock_count}")
+    if stock is not None:
+        full.stock = list(stock)
+    else:
+        full.stock = [cards[i] for i in rng.permutation(len(cards))] if cards else []
+    return full
+
+
+def _may_happen(view, seat: int, world: World, draw: Counter) -> bool:
+    """Whether ``seat``'s cards in ``world`` allow it to open, reach its foot or go out in a
+    turn that starts with drawing ``draw`` or with taking the pile (when it holds the pair):
+    a necessary condition of each, by the exact checks of the rules (the most points it could
+    lay: :func:`~.rules.max_meld_points`; laying every card, or every card but a discard:
+    :func:`~.rules.meldable_all`; a way out: :func:`~.plan.go_out_discard`). When it is false
+    no policy does any of the three, so the turn need not be played."""
+    opts = view.options
+    team = view.teams[seat]
+    melds = view.melds[team]
+    shapes = [m.shape for m in melds]
+    opened = view.opened[team]
+    zone = Counter(world["zones"].get(seat) or view.zone[seat] or {})
+    afters = [zone + draw]
+    top = view.pile[-1] if view.pile else None
+    if view.pile_takeable() and sum(k for c, k in zone.items() if is_natural(c) and c[0] == top[0]) >= 2:
+        afters.append(zone + Counter(view.pile_take_cards()))      # the top card too: it joins the pair
+    for after in afters:
+        if not opened:
+            if max_meld_points(after, shapes, 0) >= view.minimum:
+                return True
+            continue
+        if view.in_foot[seat]:
+            if go_out_discard(after, melds, BookNeeds(opts["books_clean"], opts["books_dirty"]),
+                              opts["out_by_laying"]) is not None:
+                return True
+            continue
+        if meldable_all(after, shapes) or any(meldable_all(after - Counter([c]), shapes) for c in after):
+            return True
+    return False
+
+
+def rollout_turn(view, seat: int, world: World, policy: str, rng: np.random.Generator,
+                 max_actions: int = 200, stock: list[str] | None = None) -> tuple[bool, bool, bool]:
+    """Play ``seat``'s next turn in ``world`` by ``policy`` (:data:`POLICIES`): ``(opens,
+    reaches its foot, goes out)``.
+
+    The turn is played on the table as it is now (the turns of the players before it are not
+    played: the pile and the melds are today's); it draws from ``world``'s stock (in a random
+    order) or takes the pile as its policy chooses, lays, asks to go out (its partner answers by
+    the same policy) and discards. Opens: its team had not opened and has at the end of the turn;
+    reaches its foot: it picked up its foot this turn; goes out: it ended the hand by going out.
+    When ``seat`` is on turn already (it has drawn), the turn is played on from where it is.
+    ``stock``: the stock's order (default: ``world``'s stock shuffled by ``rng``)."""
+    from ...errors import IllegalAction  # noqa: PLC0415
+
+    if view.phase == "over" or view.hand_over:
+        return False, False, False
+    full = complete_state(view, world, rng, stock)
+    full.history = []
+    full.num_hands = full.hand_no        # the rollout stops at the end of this hand
+    if full.turn != seat or full.phase == "draw":
+        full.turn, full.phase = seat, "draw"
+        full.turn_points, full.opening, full.asked, full.permission = 0, False, False, None
+        full.turn_over = False
+    full.advance()
+    team = full.teams[seat]
+    was_open = full.opened[team]
+    was_foot = full.in_foot[seat]
+    # ``peer`` and ``random`` read only their own cards and the table: they play on the complete
+    # state itself; ``belief`` also weighs the cards it has not seen, so it gets its own view
+    def view_of(s: int):
+        return _seat_view(full, s) if policy == "belief" else full
+
+    agents = {seat: _policy_agent(policy, view_of(seat), seat)}
+    for _ in range(max_actions):
+        if full.phase == "over" or full.hand_over or full.turn != seat:
+            break
+        mover = full.to_move()
+        if mover is None:
+            break
+        if mover not in agents:
+            agents[mover] = _policy_agent(policy, view_of(mover), mover)
+        try:
+            action = agents[mover].act(rng)
+            events = full.apply_action(action)
+        except (IllegalAction, RuntimeError):
+            # the world leaves the policy no legal way on (an opening begun in the record that
+            # this world's cards cannot complete): the turn counts as done as it stands
+            break
+        for ev in events:
+            for s, a in agents.items():
+                if a.state is not full:          # (an agent on the complete state has seen it)
+                    a.observe(full.redact(ev, s))
+    out = full.went_out == seat
+    return (not was_open) and full.opened[team], (not was_foot) and full.in_foot[seat], out
+
+
 @dataclass
 class Chances:
     """Chances that a player, within its next turn: opens (its team's first melds), reaches
-    its foot (uses up its hand), goes out."""
+    its foot (uses up its hand), goes out. ``n``: the worlds they are counted over (their
+    binomial standard errors are ``sqrt(p (1 - p) / n)``); ``policy``: what played the turn
+    (``"can"``: no policy, the chance that its cards allow it)."""
 
     open: float
     foot: float
     out: float
+    n: int = 0
+    policy: str = "can"
 
     def to_json(self) -> dict[str, float]:
         """``{"open", "foot", "out"}``."""
         return {"open": self.open, "foot": self.foot, "out": self.out}
 
 
-def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.Generator) -> Chances:
-    """The :class:`Chances` of ``seat`` over ``worlds``: in each, it draws two stock cards at
-    random (or takes the pile when it can: the top card's pair in hand) and can open when the
-    points it can lay reach the minimum, reach its foot when it can lay all its hand but one
-    card (its team open or opening), go out when it is in its foot (or lays its whole hand and so
-    plays its foot this turn) and can lay everything but the card it discards (every card,
-    under the house rule ``out_by_laying``) leaving the team its books."""
+def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.Generator,
+                      policy: str | None = None) -> Chances:
+    """The :class:`Chances` of ``seat`` over ``worlds``.
+
+    With a ``policy`` (:data:`POLICIES` or :data:`MIXED`): what the player *will* do: in each
+    world its next turn is played by that policy (:func:`rollout_turn`; ``mixed``: worlds
+    alternately by ``peer`` and ``belief``) and the chances are the shares of worlds in which it
+    opens, reaches its foot, goes out. A world whose cards allow none of the three
+    (:func:`_may_happen`) is not played (the outcome is known), and a world that appears more
+    than once in ``worlds`` (resampled by a player model) is played once per policy, its
+    outcome counted each time.
+
+    Without (``None``): what its cards *allow* (the ``belief`` player's own quick estimate):
+    in each world it draws two stock cards at random (or takes the pile when it can: the top
+    card's pair in hand) and can open when the points it can lay reach the minimum, reach its
+    foot when it can lay all its hand but one card (its team open or opening), go out when it is
+    in its foot (or lays its whole hand and so plays its foot this turn) and can lay everything
+    but the card it discards (every card, under the house rule ``out_by_laying``) leaving the
+    team its books."""
+    if policy is not None:
+        n_open = n_foot = n_out = 0
+        fresh = not (view.turn == seat and view.phase != "draw")
+        played: dict[tuple[int, str], tuple[bool, bool, bool]] = {}
+        for i, w in enumerate(worlds):
+            pol = policy if policy != MIXED else ("peer", "belief")[i % 2]
+            key = (id(w), pol)
+            if key in played:
+                # a world drawn again (the player model's resampling repeats the likely ones) is
+                # played once: its outcome counts as many times as it was drawn
+                o, f, g = played[key]
+            else:
+                cards = sorted(w["stock"].elements())
+                order = [cards[j] for j in rng.permutation(len(cards))] if cards else []
+                if fresh and not _may_happen(view, seat, w, Counter(order[:2])):
+                    o = f = g = False      # its cards allow none of the three this turn: not played
+                else:
+                    o, f, g = rollout_turn(view, seat, w, pol, rng, stock=order)
+                played[key] = (o, f, g)
+            n_open += o
+            n_foot += f
+            n_out += g
+        k = max(1, len(worlds))
+        return Chances(n_open / k, n_foot / k, n_out / k, len(worlds), policy)
     opts = view.options
     team = view.teams[seat]
     melds = view.melds[team]
@@ -121,7 +315,7 @@ def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.G
             if lays_hand and foot is not None and opened and go_out_discard(foot, melds, needs, lay_all) is not None:
                 n_out += 1
     k = max(1, len(worlds))
-    return Chances(n_open / k, n_foot / k, n_out / k)
+    return Chances(n_open / k, n_foot / k, n_out / k, len(worlds))
 
 
 def expected_held(view, seat: int, worlds: Sequence[World], own: Mapping[str, int] | None = None) -> float:
@@ -157,16 +351,20 @@ def could_go_out_soon(view, seat: int) -> bool:
 
 
 def opponents_out_risk(view, observer: int, worlds: Sequence[World], rng: np.random.Generator,
-                       fast: bool = False) -> float:
+                       fast: bool = False, chances: Mapping[int, Chances] | None = None) -> float:
     """Chance that an opponent goes out before ``observer``'s next turn (the players after it
     in turn order, up to it, each with :func:`next_turn_chances`; partners excluded). With
-    ``fast``, players that :func:`could_go_out_soon` says cannot are counted 0 without worlds."""
+    ``fast``, players that :func:`could_go_out_soon` says cannot are counted 0 without worlds.
+    ``chances``: the players' :class:`Chances` computed already (the advice's: what each *will*
+    do, played by its policy); a player not in it gets :func:`next_turn_chances` without a
+    policy (what its cards allow: the ``belief`` player's quick estimate)."""
     team = view.teams[observer]
     p_none = 1.0
     s = (observer + 1) % view.players
     while s != observer:
         if view.teams[s] != team and (not fast or could_go_out_soon(view, s)):
-            p_none *= 1.0 - next_turn_chances(view, s, worlds, rng).out
+            ch = chances.get(s) if chances is not None else None
+            p_none *= 1.0 - (ch if ch is not None else next_turn_chances(view, s, worlds, rng)).out
         s = (s + 1) % view.players
     return 1.0 - p_none
 
@@ -191,15 +389,17 @@ class Swing:
 
 
 def go_out_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generator,
-                 my_cards: Mapping[str, int] | None = None, fast: bool = False) -> Swing:
+                 my_cards: Mapping[str, int] | None = None, fast: bool = False,
+                 chances: Mapping[int, Chances] | None = None) -> Swing:
     """Going out now against playing one more round, from ``me``'s team's side.
 
     Now: +300, the partner's held cards (hand and unpicked foot, red threes 500) count against.
     Later: with the chance ``q`` that an opponent goes out first, the team loses the bonus and
     holds ``my_cards`` and the partner's cards; otherwise the partner lays what it can next turn
-    (swinging twice those points) and the team goes out then."""
+    (swinging twice those points) and the team goes out then. ``chances``: as for
+    :func:`opponents_out_risk`."""
     partner = view.partner[me]
-    q = opponents_out_risk(view, me, worlds, rng, fast)
+    q = opponents_out_risk(view, me, worlds, rng, fast, chances)
     held_p = expected_held(view, partner, worlds) if partner is not None else 0.0
     mine = held_points(my_cards) if my_cards is not None else 0.0
     lay = 0.0
@@ -216,15 +416,17 @@ def go_out_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generato
     return Swing(now, later, q)
 
 
-def answer_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generator, fast: bool = False) -> Swing:
+def answer_swing(view, me: int, worlds: Sequence[World], rng: np.random.Generator, fast: bool = False,
+                 chances: Mapping[int, Chances] | None = None) -> Swing:
     """The partner's answer (``me`` answers the ask of the player on turn): yes now against no.
     Yes: +300, ``me``'s own cards and unpicked foot count against. No: the asker plays on
     (keeping at least one card); with the chance ``q`` that an opponent goes out before the
     asker's next turn the bonus is lost and both hold their cards; otherwise ``me`` lays what
-    it can on its turn and the asker goes out next turn."""
+    it can on its turn and the asker goes out next turn. ``chances``: as for
+    :func:`opponents_out_risk`."""
     asker = view.turn
     own = view.zone[me] or Counter()
-    q = opponents_out_risk(view, asker, worlds, rng, fast)
+    q = opponents_out_risk(view, asker, worlds, rng, fast, chances)
     held_me = expected_held(view, me, worlds, own=own)
     team = view.teams[me]
     shapes = [m.shape for m in view.melds[team]]
@@ -282,6 +484,6 @@ def discard_danger(view, me: int, card: str, worlds: Sequence[World] | None) -> 
     return pair_chance(view, nxt, card[0], worlds)
 
 
-__all__ = ["World", "quick_worlds", "Chances", "next_turn_chances", "expected_held", "red_three_risk",
+__all__ = ["World", "quick_worlds", "POLICIES", "MIXED", "complete_state", "rollout_turn", "Chances", "next_turn_chances", "expected_held", "red_three_risk",
            "could_go_out_soon", "opponents_out_risk", "Swing", "go_out_swing", "answer_swing", "pair_chance",
            "pair_chance_uniform", "discard_danger"]

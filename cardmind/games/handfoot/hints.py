@@ -110,6 +110,10 @@ class HandFootHint(Advice):
     seat_models: dict[int, str] = field(default_factory=dict)
     #: the effective sample size of the weighted worlds (``None``: unweighted)
     ess: float | None = None
+    #: per other seat the policy its next turn is played by in every world for :attr:`chances`
+    #: (``"random"``, or ``"mixed"``: ``peer`` and ``belief`` alternately;
+    #: :meth:`~.belief.HandFootBelief.rollout_policies`)
+    policies: dict[int, str] = field(default_factory=dict)
     #: the standard errors of ``kinds`` (``None``: exact, the token marginals of the exact engine)
     kinds_se: dict[str, dict[str, float]] | None = None
     #: the action advised now (see the class docstring)
@@ -132,6 +136,7 @@ class HandFootHint(Advice):
                 "kinds_se": self.kinds_se, "worlds": self.worlds, "standard_errors": self.standard_errors(),
                 "mode": self.mode, "model": self.model,
                 "seat_models": {str(k): v for k, v in sorted(self.seat_models.items())}, "ess": self.ess,
+                "next_turn_policy": {str(k): v for k, v in sorted(self.policies.items())},
                 "notes": list(self.notes),
                 "your_cards": list(self.your_cards), "in_foot": self.in_foot, "to_foot": self.to_foot,
                 "headline": self.headline(), "recommend": self.recommend,
@@ -567,6 +572,7 @@ class HandFootHint(Advice):
                               f"(sampled)")
             if self.chances:
                 console.print(self.model_sentence())
+                console.print(self.policy_sentence())
             for n in self.notes:
                 console.print(f"[dim]{n}[/dim]")
         if (show_table or tables_only) and self.kinds:
@@ -626,6 +632,18 @@ class HandFootHint(Advice):
             text += (f"; {seats(plain)} count{'s' if len(plain) == 1 else ''} every deal alike "
                      f"({'its' if len(plain) == 1 else 'their'} choices fit no model better than chance)")
         return text + "."
+
+    def policy_sentence(self) -> str:
+        """How the chances of the table "Within their next turn" are reached, in one sentence:
+        in every deal each player's next turn is played out as it would play it (its policy,
+        :attr:`policies`), so they are what it will do, not only what its cards allow."""
+        rnd = sorted(s for s, p in self.policies.items() if p == "random")
+        text = ("In every deal each player's next turn is played out as a peer or a belief player would play it "
+                "(half the deals each)")
+        if rnd:
+            text += (f", {'seat ' if len(rnd) == 1 else 'seats '}{_and([str(x) for x in rnd])} as a random player "
+                     f"({'its' if len(rnd) == 1 else 'their'} choices fit random play best)")
+        return text + ": the chances are of what each will do, not only what its cards allow."
 
     def _how_words(self, numbers: bool = False) -> str:
         """How the chances were reached, in words (``numbers``: with the count of deals)."""
@@ -741,6 +759,9 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     between = view.phase == "over" or bool(view.forced and view.forced[0]["type"] in ("hand_end", "deal"))
     ws = tracker.model_worlds(worlds) if not between else []
     rng = tracker.rng(7)
+    # what every other player will do within its next turn (its turn played in every world by
+    # the policy its play fits): the table, the risk that an opponent goes out first, the gains
+    turn = tracker.next_turn(worlds) if ws else {}
     zone = view.zone[me] or Counter()
     mover = view.to_move()
     notes: list[str] = []
@@ -756,7 +777,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     if between or view.forced:
         pass
     elif mover == me and view.phase == "draw":
-        draw = _draw_choice(view, me, zone, ws, rng)
+        draw = _draw_choice(view, me, zone, ws, rng, turn)
         best_draw = max(draw["options"], key=lambda o: o["swing"])
         recommend = ({"type": "draw", "player": me} if best_draw["action"] == "draw" else
                      {"type": "take_pile", "player": me, "pair": list(best_draw["pair"])})
@@ -783,7 +804,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
             if view.in_foot[me] and view.books_met(team) and not told_no:
                 found = go_out_discard(zone, view.melds[team], needs, opts["out_by_laying"])
                 if found is not None:
-                    sw = go_out_swing(view, me, ws, rng, my_cards=zone)
+                    sw = go_out_swing(view, me, ws, rng, my_cards=zone, chances=turn)
                     told_yes = view.may_go_out(me) and not view.cut_throat()
                     if told_yes:   # told yes, not going out this turn costs the team the penalty
                         sw.later -= opts["failed_out_penalty"]
@@ -840,7 +861,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
         elif discards:
             recommend = {"type": "discard", "player": me, "card": discards[0]["card"]}
     elif mover == me and view.phase == "answer":
-        sw = answer_swing(view, me, ws, rng)
+        sw = answer_swing(view, me, ws, rng, chances=turn)
         answer = {**sw.to_json(), "advice": "yes" if sw.swing >= 0 else "no"}
         recommend = {"type": "answer", "player": me, "yes": answer["advice"] == "yes"}
     elif mover is not None:
@@ -849,7 +870,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     if ws:
         for s in range(view.players):
             if s != me:
-                chances[s] = {**next_turn_chances(view, s, ws, rng).to_json(), "opened": bool(view.opened[view.teams[s]])}
+                chances[s] = {**turn[s].to_json(), "opened": bool(view.opened[view.teams[s]])}
     partner = view.partner[me]
     p3 = red_three_risk(view, partner, ws) if partner is not None and ws else None
     kinds: dict[str, dict[str, float]] = {}
@@ -882,6 +903,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
     return HandFootHint(me, view.hand_no, mover, view.phase, view.minimum, view.opened[team], draw, opening, melds,
                         go_out, answer, discards, chances, p3, kinds, len(ws), mode, tracker.model, notes,
                         kinds_se=kinds_se, seat_models={} if between else tracker.seat_models(),
+                        policies={} if not ws else tracker.rollout_policies(),
                         ess=None if between else tracker.model_ess(),
                         your_cards=_sorted_cards(zone), in_foot=bool(view.in_foot[me]), to_foot=foot_json,
                         recommend=recommend,
@@ -889,7 +911,7 @@ def handfoot_hint(tracker: HandFootBelief, max_asks: int = 10, worlds: int | Non
                         count_of=count_of)
 
 
-def _draw_choice(view, me: int, zone: Counter, ws, rng) -> dict:
+def _draw_choice(view, me: int, zone: Counter, ws, rng, turn=None) -> dict:
     """The draw question: the points the observer could lay this turn after a draw (over the
     stock's cards in the sampled worlds) and after each way of taking the pile, and what each
     is worth to its team against a draw: twice the difference in points laid (a card laid counts
@@ -904,7 +926,7 @@ def _draw_choice(view, me: int, zone: Counter, ws, rng) -> dict:
         e_draw += max_meld_points(zone + pick, shapes, 0)
     e_draw /= max(1, len(ws))
     options = [{"action": "draw", "points": round(e_draw, 1), "swing": 0.0}]
-    q = opponents_out_risk(view, me, ws, rng) if ws else 0.0
+    q = opponents_out_risk(view, me, ws, rng, chances=turn) if ws else 0.0
     for a in view._pile_options(me):
         taken = view.pile_take_cards()
         after = zone - Counter(a.pair) + Counter(taken[1:])
