@@ -12,7 +12,7 @@ is the player to draw). A hand that ends first (the stock, or another player goi
 as "did not".
 
 The chances are of what the player *will* do: its next turn played out in every sampled world
-by a policy (:func:`cardmind.games.handfoot.evaluate.next_turn_chances`). Rows: the kind of the
+by a policy (:func:`cardmind.games.handfoot.decide.next_turn_chances`). Rows: the kind of the
 player the chance is about (``random``, ``peer``, ``belief``) and the model (``auto``: the
 default, the advice's own chances: each seat's worlds weighed by the model that best explains
 its choices and its turn played by the policy its play fits,
@@ -50,7 +50,7 @@ from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
 from cardmind.core import get_game  # noqa: E402
 from cardmind.games.handfoot.belief import HandFootBelief  # noqa: E402
-from cardmind.games.handfoot.evaluate import MIXED, next_turn_chances  # noqa: E402
+from cardmind.games.handfoot.decide import MIXED, next_turn_chances  # noqa: E402
 
 MARK_BEGIN = "<!-- calibration-handfoot:begin -->"
 MARK_END = "<!-- calibration-handfoot:end -->"

@@ -366,3 +366,12 @@ def test_the_last_card_is_discarded_not_laid_off(suit, lo):
     with pytest.raises(IllegalAction) as exc:
         st2.check_action(GoDown(0, melds))
     assert exc.value.rule == "keep-a-card"
+
+
+def test_two_runs_in_the_same_window():
+    """Two decks: two runs may use the same four places of a suit (found by Hypothesis: the
+    finder laid RJ 9H TH RJ twice while the estimate said one card was missing)."""
+    hand = ["AC", "9H", "9H", "TH", "TH", "RJ", "RJ", "RJ", "RJ"]
+    assert find_contract(hand, 0, 2, limit=1)
+    assert deficiency(hand, 0, 2)[0] == 0
+    assert deficiency(["AC", "9H", "TH", "TH", "RJ", "RJ", "RJ", "RJ"], 0, 2)[0] == 1

@@ -354,7 +354,7 @@ def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | N
     adjacent). A set target is a rank, its places filled by naturals, jokers (never all
     jokers) or missing. The answer is the fewest missing places over the choices of targets
     searched (the ``windows_kept`` windows with the fewest missing places, every combination
-    of them, and the sets that use the most naturals of what the runs leave), and the union of
+    of them, a window twice where the hand has the naturals for two runs in it, and the sets that use the most naturals of what the runs leave), and the union of
     the cards those missing places need over the choices that reach it (a joker is always an
     out while anything is missing). It is an estimate, not an exact minimum.
 
@@ -434,7 +434,8 @@ def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | N
             if any(u2[c] > nat[c] for c in have):
                 continue
             placed = True
-            rec(k + 1, wi + 1, u2, miss + m, jcap + jc, need + list(missing))
+            # the same window may hold a second run when the hand has second copies (two decks)
+            rec(k + 1, wi, u2, miss + m, jcap + jc, need + list(missing))
         if not placed:
             rec(k + 1, len(cands), used, miss + RUN_MIN, jcap + 2, need)
 

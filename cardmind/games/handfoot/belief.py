@@ -59,7 +59,7 @@ import numpy as np
 from ...belief.blocks import BlockProduct, multinomial
 from ...belief.tracker import Tracker
 from ...errors import Contradiction
-from .rules import JOKERS, MELD_RANKS, RED_THREES, deck_counter, is_wild, sort_cards
+from .rules import MELD_RANKS, RED_THREES, deck_counter, is_wild, sort_cards
 
 #: the exact engine is used while its dynamic programme has at most this many states ...
 EXACT_BOX = 60_000
@@ -1070,7 +1070,7 @@ class HandFootBelief(Tracker):
         elif self.model != "auto":
             out = {s: self.model for s in others}
         else:
-            from .models import AUTO_CANDIDATES, load, log_likelihood  # noqa: PLC0415
+            from .models import AUTO_CANDIDATES  # noqa: PLC0415
 
             lls = self._seat_ll()
             out = {}
@@ -1109,25 +1109,25 @@ class HandFootBelief(Tracker):
 
     def rollout_policies(self) -> dict[int, str]:
         """The policy each other seat's next turn is played by in the chances of what it *will*
-        do (:func:`~.evaluate.next_turn_chances`): ``"random"`` for a seat whose recent choices
+        do (:func:`~.decide.next_turn_chances`): ``"random"`` for a seat whose recent choices
         the ``random`` model explains better than the fitted one (:meth:`seat_fit`, under
         ``auto``); otherwise ``"mixed"``: the worlds played alternately by ``peer`` and by
         ``belief`` (its timing decisions on fewer worlds of its own:
-        :data:`~.evaluate.BELIEF_PROXY`), the two kinds of play the fitted model was fitted on.
+        :data:`~.decide.BELIEF_PROXY`), the two kinds of play the fitted model was fitted on.
         The ``uniform`` and ``fitted`` models read no policy from the play: ``"mixed"`` for
         every seat."""
-        from .evaluate import MIXED  # noqa: PLC0415
+        from .decide import MIXED  # noqa: PLC0415
 
         others = [s for s in range(self.state.players) if s != self.observer]
         fit = self.seat_fit() if self.model == "auto" else {}
         return {s: ("random" if s in fit and fit[s]["random"] > fit[s]["fitted"] + 1e-9 else MIXED) for s in others}
 
     def next_turn(self, worlds: int | None = None) -> dict[int, Any]:
-        """Per other seat its :class:`~.evaluate.Chances` of what it will do within its next
+        """Per other seat its :class:`~.decide.Chances` of what it will do within its next
         turn (opens, reaches its foot, goes out) over :meth:`model_worlds`, its turn played in
         each world by :meth:`rollout_policies` (with a generator seeded for the position and
         seat, so the same position gives the same chances; cached until the next event)."""
-        from .evaluate import next_turn_chances  # noqa: PLC0415
+        from .decide import next_turn_chances  # noqa: PLC0415
 
         key = ("next_turn", worlds)
         if key in self._cache:
@@ -1188,7 +1188,6 @@ class HandFootBelief(Tracker):
 
     def _model_answer(self, st: Structure) -> Answer:
         """Token marginals weighted by the player model (importance weights over the worlds)."""
-        from ...belief.models import importance_weights  # noqa: PLC0415
 
         ws = self.worlds()
         wt = self._weights()
@@ -1447,7 +1446,7 @@ class HandFootBelief(Tracker):
             "holdings": tokens, "expected": expected, "kinds": kinds,
         }
         if not st.forced and st.phase != "over":
-            from .evaluate import red_three_risk  # noqa: PLC0415
+            from .decide import red_three_risk  # noqa: PLC0415
 
             ws = self.model_worlds()
             ess = self.model_ess()

@@ -21,15 +21,14 @@ from dataclasses import dataclass, field
 from math import sqrt
 from typing import Any
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 from ...hints.words import WATCH, Advice, article, chance, count, points
-from .belief import KINDS, ExactEngine, HandFootBelief, kind_of
-from .evaluate import (answer_swing, discard_danger, go_out_swing, next_turn_chances, opponents_out_risk,
+from .belief import KINDS, ExactEngine, HandFootBelief
+from .decide import (answer_swing, discard_danger, go_out_swing, next_turn_chances, opponents_out_risk,
                        red_three_risk)
-from .plan import (BookNeeds, choose_discard, down_plan, foot_plan, full_plan, go_out_discard, keep_score,
+from .plan import (BookNeeds, choose_discard, down_plan, foot_plan, go_out_discard, keep_score,
                    opening_plan, plan_points, plays_of, trim_for_keep)
 from .rules import card_points, is_natural, is_red_three, is_wild, max_meld_points, sort_cards
 

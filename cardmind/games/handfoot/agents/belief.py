@@ -2,16 +2,16 @@
 
 It plays the ``peer`` policy (:mod:`.peer`: what to meld, where the wild cards go, the
 discard judgement) and changes the decisions whose value depends on the hidden cards, each
-weighed over worlds drawn from its belief about them (:func:`~..evaluate.quick_worlds`: the
+weighed over worlds drawn from its belief about them (:func:`~..decide.quick_worlds`: the
 cards it has not seen spread over the hidden places, the cards known from pickups kept; the
 constraint-only posterior's sampler costs too much per move for tournaments):
 
 * ``out`` (going out and asking): when it can go out it compares going out now (+300, the
   partner's cards and unpicked foot counting against, red threes 500 each) with playing one
   more round (the partner lays its cards first, against the chance that an opponent goes out
-  before its next turn: :func:`~..evaluate.go_out_swing`), and asks only when now is worth more;
+  before its next turn: :func:`~..decide.go_out_swing`), and asks only when now is worth more;
 * ``answer``: as the partner it answers yes only when the team's expected score of going out
-  now is at least that of a no (:func:`~..evaluate.answer_swing`: its own cards and foot count
+  now is at least that of a no (:func:`~..decide.answer_swing`: its own cards and foot count
   against if it says yes);
 * ``pile``: it takes the discard pile when the points it lets it lay this turn, doubled (they
   leave the hand and count on the table), beat a draw's, less 500 per red three taken times the
@@ -37,7 +37,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..evaluate import (answer_swing, could_go_out_soon, discard_danger, go_out_swing, opponents_out_risk,
+from ..decide import (answer_swing, could_go_out_soon, discard_danger, go_out_swing, opponents_out_risk,
                         quick_worlds)
 from ..notation import Answer, Discard, Draw
 from ..plan import choose_discard, foot_plan, opening_plan, plays_of

@@ -82,9 +82,9 @@ BELIEF_PROXY = {"worlds": 8}
 def _policy_agent(policy: str, view, seat: int):
     """An agent of ``policy`` (:data:`POLICIES`) playing ``seat`` whose view is ``view`` (built
     without replaying the record)."""
-    from .agents import HandFootBeliefAgent, HandFootPeerAgent, HandFootRandomAgent  # noqa: PLC0415
+    from ...agents.base import resolve_agent  # noqa: PLC0415 - the registry: the players import this module
 
-    cls = {"random": HandFootRandomAgent, "peer": HandFootPeerAgent, "belief": HandFootBeliefAgent}[policy]
+    cls = resolve_agent(policy, view.game)
     agent = object.__new__(cls)
     agent.game = view.game
     agent.seat = seat
