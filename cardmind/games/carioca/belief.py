@@ -242,6 +242,10 @@ class CariocaBelief(Tracker):
         seed: seed of the sampler (results are reproducible).
         exact_hidden: enumerate an opponent's possible hands exactly (its chances to go down
             and out) when it has at most this many hidden cards and is on turn having drawn.
+        ahead: the opponents' chances count the discards a seat may steal or take by its next
+            turn (:meth:`round_ahead`, the default); ``False``: only its hand, the card on offer
+            now and the stock card it would draw (the count before issue 24, which the ``belief``
+            player's own danger estimate keeps: ``docs/carioca.md``).
         temper: the power of the player model's likelihood (1: the model as fitted; below 1
             flattens the weights, a guard against a model that fits the players imperfectly;
             default :data:`TEMPER`).
@@ -254,7 +258,8 @@ class CariocaBelief(Tracker):
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], up: str | None = None,
                  model: str = "auto", samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                 exact_hidden: int = EXACT_HIDDEN, temper: float = TEMPER, recent: int | None = None):
+                 exact_hidden: int = EXACT_HIDDEN, temper: float = TEMPER, recent: int | None = None,
+                 ahead: bool = True):
         from ...core import get_game  # noqa: PLC0415
 
         self.game = get_game("carioca")
@@ -274,6 +279,7 @@ class CariocaBelief(Tracker):
         self.samples = int(samples)
         self.seed = int(seed)
         self.exact_hidden = int(exact_hidden)
+        self.ahead = bool(ahead)
         self.observer = observer
         self.hand = list(hand)
         self.up = up
@@ -680,7 +686,7 @@ class CariocaBelief(Tracker):
                 out[s] = {"down": st.down[s], "p_go_down": 0.0, "p_go_out": 0.0, "stderr_down": 0.0,
                           "stderr_out": 0.0, "exact": True, "samples": 0}
                 continue
-            if hidden <= self.exact_hidden and self.exact and self.next_card_index(s)[0] < 0:
+            if hidden <= self.exact_hidden and self.exact and (not self.ahead or self.next_card_index(s)[0] < 0):
                 out[s] = self._chances_exact(s)
             else:
                 out[s] = self._chances_sampled(s)
@@ -807,12 +813,16 @@ class CariocaBelief(Tracker):
 
     def _chances_sampled(self, seat: int) -> dict[str, Any]:
         ws, logw = self.worlds()
-        rounds = self._cache.get("round_ahead")
-        if rounds is None:
-            rounds = self._cache["round_ahead"] = [self.round_ahead(hands, stock) for hands, stock in ws]
         vals = np.zeros((len(ws), 2))
-        for j, (hands, stock) in enumerate(ws):
-            vals[j] = rounds[j].get(seat, (0.0, 0.0))
+        if self.ahead:
+            rounds = self._cache.get("round_ahead")
+            if rounds is None:
+                rounds = self._cache["round_ahead"] = [self.round_ahead(hands, stock) for hands, stock in ws]
+            for j in range(len(ws)):
+                vals[j] = rounds[j].get(seat, (0.0, 0.0))
+        else:
+            for j, (hands, stock) in enumerate(ws):
+                vals[j] = self._outcomes(seat, Counter(hands[seat]), self._extra_cards(seat, stock))
         if logw is None:
             mean = vals.mean(axis=0)
             se = np.sqrt(mean * (1 - mean) / max(1, len(ws)))

@@ -52,8 +52,12 @@ class CariocaBeliefAgent(Agent):
             raise ValueError(f"agent 'belief': 'worlds' and 'samples' must be 1 or more")
         # the constraint-only posterior (the advisor weighs its own worlds by the ``peer`` model
         # when ``opponent_model`` is on): what the strength study measured
+        # and the opponents' chances as they were when the steal pricing and the timing were
+        # measured (``ahead=False``: only the card on offer and the stock card are counted);
+        # counting the steals and takes ahead made this player score more points on fresh
+        # deals (docs/carioca.md, "The price of a steal, measured again")
         self.tracker = CariocaBelief(self.options, seat, self.header["hand"], up=self.header["up"],
-                                     model="uniform", samples=s["samples"], seed=s["seed"])
+                                     model="uniform", samples=s["samples"], seed=s["seed"], ahead=False)
         #: the hazard (chance someone goes out before our next turn), estimated once per turn
         self._hazard: tuple[tuple, float] | None = None
 
