@@ -18,6 +18,10 @@ and, at each decision:
   or steals it (``discard_safety``), that chance read from worlds weighed by a player model
   of the opponents' past choices (``opponent_model``).
 
+Its own danger estimate reads the opponents' chances as they were when the steal pricing and
+the timing were measured (the tracker's ``ahead=False``: the card on offer and the stock card,
+not the steals and takes ahead that the hints count).
+
 Settings (each of the four features can be switched off for the study's ablations):
 ``steal_pricing``, ``timing``, ``discard_safety``, ``opponent_model`` (true by default),
 ``worlds`` (sampled worlds, default 12), ``samples`` (the tracker's worlds for the opponents'
