@@ -237,3 +237,54 @@ def test_a_contradiction_names_the_event(tmp_path):
                     assert f":{i + 2}:" in str(exc.value) and "consistent" in str(exc.value)
                     return
     pytest.fail("no restock followed by the observer's draw in the small games")
+
+
+def _round_ahead_position():
+    """Seat 0 (the observer) took the 2D turned up and will discard its king (its
+    highest-scoring loose card) in hand 1 (two sets)."""
+    tr = tracker_for_hand(0, ["KS", "3C", "4D", "5S", "8C", "9H"], "2D")
+    tr.observe({"type": "take", "player": 0, "card": "2D"})
+    return tr
+
+
+def tracker_for_hand(seat, hand, up):
+    from cardmind.games.carioca.belief import CariocaBelief
+
+    return CariocaBelief({"players": 4}, seat, hand, up=up, model="uniform", samples=20)
+
+
+STOCK = ["3H", "4S", "5D", "6C", "8D", "9C", "TH", "JD"] * 5
+
+
+def test_the_chance_to_go_down_counts_a_take_of_the_next_discard():
+    """Seat 1 needs a king; seat 0's discard will be its king: seat 1 takes it on its turn and
+    goes down (and out). Counting only the stock card it would draw says it cannot."""
+    tr = _round_ahead_position()
+    hands = [sorted(tr.state.hands[0].elements()), ["7H", "7S", "7D", "KC", "KD", "2C"],
+             ["2H", "3S", "4C", "5H", "6D", "9S"], ["2S", "3D", "4H", "5C", "6H", "9C"]]
+    got = tr.round_ahead(hands, STOCK)
+    assert got[1] == (1.0, 1.0)
+    assert got[2] == (0.0, 0.0) and got[3] == (0.0, 0.0)
+    # the old count: seat 1's hand and the stock card it would draw
+    assert tr._outcomes(1, Counter(hands[1]), tr._extra_cards(1, STOCK)) == (0.0, 0.0)
+    # the sampled chance reads the table played forward in every world
+    tr.sample_worlds = lambda k, rng: [(hands, STOCK)] * k
+    opp = tr.opponent_chances()
+    assert opp[1]["p_go_down"] == 1.0 and opp[1]["p_go_out"] == 1.0 and opp[2]["p_go_down"] == 0.0
+
+
+def test_the_chance_to_go_down_counts_a_steal_before_its_turn():
+    """Seat 1 does not want seat 0's king; seat 2, a king short, steals it (with a penalty card)
+    and goes down on its turn, keeping the penalty card and its draw."""
+    tr = _round_ahead_position()
+    hands = [sorted(tr.state.hands[0].elements()), ["2H", "3S", "4C", "5H", "6D", "9S"],
+             ["7H", "7S", "7D", "KC", "KD", "JC"], ["2S", "3D", "4H", "5C", "6H", "9C"]]
+    got = tr.round_ahead(hands, STOCK)
+    assert got[2] == (1.0, 0.0)      # down with 777 KKK, three cards left (JC, the penalty, the draw)
+    assert got[1] == (0.0, 0.0)
+    assert tr._outcomes(2, Counter(hands[2]), tr._extra_cards(2, STOCK)) == (0.0, 0.0)
+    # a king that seat 1 wants is taken by seat 1 first: seat 2 has no steal, and no king
+    hands[1] = ["KH", "KC", "4C", "5H", "6D", "9S"]
+    hands[2] = ["7H", "7S", "7D", "KD", "QD", "JC"]
+    got = tr.round_ahead(hands, STOCK)
+    assert got[2][0] == 0.0

@@ -46,11 +46,15 @@ every choice the other seats made this hand (:func:`~cardmind.belief.models.impo
 answers are then weighted means with standard errors and the effective sample size.
 
 **Opponents.** For every other seat: the chance that it can go down, and that it can go
-out, by the end of its next turn, in a world: its hand plus the card it would get (the
-discard on offer when it may still take it, or the stock card it would draw if every player
-before it drew from the stock). Exact (enumerating its possible hands) when it has at most
-``exact_hidden`` hidden cards, else the mean over ``samples`` sampled worlds with its
-standard error.
+out, by the end of its next turn. In each sampled world the table is played forward to the
+end of that turn (:meth:`CariocaBelief.round_ahead`): the seats take and steal the discards
+that join their near-melds and discard as ``peer`` does, so a seat's cards at its turn count
+the discards it steals before it (with their penalty cards) and the discard it may take on
+its turn, or the stock card it would draw. The answer is the mean over ``samples`` sampled
+worlds with its standard error; a seat on turn that has drawn already, with at most
+``exact_hidden`` hidden cards, is enumerated exactly (its hand now is what counts).
+(Counting only the card on offer and the next stock card, as this did before issue 24,
+rated 1-2% the chance of seats that went down 8-10% of the time: ``docs/calibration.md``.)
 """
 
 from __future__ import annotations
@@ -237,7 +241,11 @@ class CariocaBelief(Tracker):
         samples: worlds sampled for the opponents' chances and for a player model.
         seed: seed of the sampler (results are reproducible).
         exact_hidden: enumerate an opponent's possible hands exactly (its chances to go down
-            and out) when it has at most this many hidden cards.
+            and out) when it has at most this many hidden cards and is on turn having drawn.
+        ahead: the opponents' chances count the discards a seat may steal or take by its next
+            turn (:meth:`round_ahead`, the default); ``False``: only its hand, the card on offer
+            now and the stock card it would draw (the count before issue 24, which the ``belief``
+            player's own danger estimate keeps: ``docs/carioca.md``).
         temper: the power of the player model's likelihood (1: the model as fitted; below 1
             flattens the weights, a guard against a model that fits the players imperfectly;
             default :data:`TEMPER`).
@@ -250,7 +258,8 @@ class CariocaBelief(Tracker):
 
     def __init__(self, options: Mapping[str, Any], observer: int, hand: Iterable[str], up: str | None = None,
                  model: str = "auto", samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                 exact_hidden: int = EXACT_HIDDEN, temper: float = TEMPER, recent: int | None = None):
+                 exact_hidden: int = EXACT_HIDDEN, temper: float = TEMPER, recent: int | None = None,
+                 ahead: bool = True):
         from ...core import get_game  # noqa: PLC0415
 
         self.game = get_game("carioca")
@@ -270,6 +279,7 @@ class CariocaBelief(Tracker):
         self.samples = int(samples)
         self.seed = int(seed)
         self.exact_hidden = int(exact_hidden)
+        self.ahead = bool(ahead)
         self.observer = observer
         self.hand = list(hand)
         self.up = up
@@ -661,7 +671,8 @@ class CariocaBelief(Tracker):
     def opponent_chances(self) -> dict[int, dict[str, Any]]:
         """For every other seat: ``{"down": bool, "p_go_down", "p_go_out", "stderr_down",
         "stderr_out", "exact": bool, "samples"}``: the chance it can go down (1 when it is down
-        already) and go out by the end of its next turn (see the module docstring)."""
+        already) and go out by the end of its next turn, the discards it may steal or take by
+        then counted (:meth:`round_ahead`; see the module docstring)."""
         hit = self._cache.get("opponents")
         if hit is not None:
             return hit
@@ -675,7 +686,7 @@ class CariocaBelief(Tracker):
                 out[s] = {"down": st.down[s], "p_go_down": 0.0, "p_go_out": 0.0, "stderr_down": 0.0,
                           "stderr_out": 0.0, "exact": True, "samples": 0}
                 continue
-            if hidden <= self.exact_hidden and self.exact:
+            if hidden <= self.exact_hidden and self.exact and (not self.ahead or self.next_card_index(s)[0] < 0):
                 out[s] = self._chances_exact(s)
             else:
                 out[s] = self._chances_sampled(s)
@@ -704,6 +715,9 @@ class CariocaBelief(Tracker):
         return down, out
 
     def _extra_cards(self, seat: int, stock: list[str]) -> list[str | None]:
+        """The cards ``seat`` may get by its next turn ignoring the discards still to come (the
+        stock card it would draw, the discard on offer it may still take): what
+        :meth:`_chances_exact` reads."""
         k, offer = self.next_card_index(seat)
         if k < 0:
             return [None]
@@ -714,11 +728,101 @@ class CariocaBelief(Tracker):
             cards.append(self.state.offer["card"])
         return cards or [None]
 
+    def round_ahead(self, hands: list[list[str]], stock: list[str]) -> dict[int, tuple[float, float]]:
+        """In one world (every hand now, the stock in draw order): the table played forward to
+        the end of every other seat's next turn, and ``{seat: (can go down, can go out)}`` at
+        that turn (1.0 or 0.0; a seat on turn that has drawn: its hand now).
+
+        The seats play as ``peer`` does (``agents/peer.py``: the rebuild of the published bots,
+        the measured pace of the game's players): each discard on offer is taken by the
+        player on turn, or stolen by the first seat in the offer's order, when it joins a meld
+        or near-meld of that seat's hand (once down: when it fits a meld on the table); a steal
+        brings the ``steal_penalty`` cards from the stock; a seat that did not take draws the
+        next stock card; each turn ends with ``peer``'s discard from the hand then held. At its
+        own turn a seat *can* go down (out) with the cards it holds then (its steals and their
+        penalty cards included) plus the card it takes, or the stock card it would draw
+        (either: the better of the two).
+        """
+        from .agents.peer import JOINS, fits_table, hand_discard, just_taken, synergy  # noqa: PLC0415 (agents import this module)
+
+        st = self.state
+        n = self.players
+        sets, runs = st.sets > 0, st.runs > 0
+        held = [Counter(h) for h in hands]
+        penalty = self.options["steal_penalty"]
+        pos = 0
+        out: dict[int, tuple[float, float]] = {}
+        want = [s for s in range(n) if s != self.observer]
+
+        def wants(seat: int, card: str) -> bool:
+            if st.down[seat]:
+                return fits_table(st, card)
+            return synergy(card, held[seat], sets, runs) >= JOINS
+
+        def draw() -> str | None:
+            nonlocal pos
+            c = stock[pos] if pos < len(stock) else None
+            pos += 1
+            return c
+
+        q = st.turn
+        phase = st.phase
+        offer = (st.offer["card"], list(st.offer["order"])) if phase == "offer" else None
+        for _ in range(n + 1):
+            if phase == "play":
+                took = just_taken(st, q)
+                if q != self.observer and q not in out:
+                    out[q] = self._outcomes(q, held[q], [None])
+            else:
+                took = None
+                if offer is not None:
+                    card, order = offer
+                    for r in order:
+                        if not wants(r, card):
+                            continue
+                        if r == q:
+                            took = card
+                        else:
+                            held[r][card] += 1
+                            for _ in range(penalty):
+                                c = draw()
+                                if c is not None:
+                                    held[r][c] += 1
+                        break
+                nxt = stock[pos] if pos < len(stock) else None
+                if q != self.observer and q not in out:
+                    extra = [x for x in (nxt, offer[0] if offer is not None and q in offer[1] else None)
+                             if x is not None]
+                    out[q] = self._outcomes(q, held[q], extra or [None])
+                if took is not None:
+                    held[q][took] += 1
+                else:
+                    c = draw()
+                    if c is not None:
+                        held[q][c] += 1
+            if all(s in out for s in want):
+                break
+            if sum(held[q].values()) == 0:
+                break
+            card = hand_discard(held[q], sets, runs, self.options, took)
+            held[q][card] -= 1
+            offer = (card, [(q + i) % n for i in range(1, n)])
+            q = (q + 1) % n
+            phase = "offer"
+        return out
+
     def _chances_sampled(self, seat: int) -> dict[str, Any]:
         ws, logw = self.worlds()
         vals = np.zeros((len(ws), 2))
-        for j, (hands, stock) in enumerate(ws):
-            vals[j] = self._outcomes(seat, Counter(hands[seat]), self._extra_cards(seat, stock))
+        if self.ahead:
+            rounds = self._cache.get("round_ahead")
+            if rounds is None:
+                rounds = self._cache["round_ahead"] = [self.round_ahead(hands, stock) for hands, stock in ws]
+            for j in range(len(ws)):
+                vals[j] = rounds[j].get(seat, (0.0, 0.0))
+        else:
+            for j, (hands, stock) in enumerate(ws):
+                vals[j] = self._outcomes(seat, Counter(hands[seat]), self._extra_cards(seat, stock))
         if logw is None:
             mean = vals.mean(axis=0)
             se = np.sqrt(mean * (1 - mean) / max(1, len(ws)))

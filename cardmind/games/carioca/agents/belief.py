@@ -18,6 +18,10 @@ and, at each decision:
   or steals it (``discard_safety``), that chance read from worlds weighed by a player model
   of the opponents' past choices (``opponent_model``).
 
+Its own danger estimate reads the opponents' chances as they were when the steal pricing and
+the timing were measured (the tracker's ``ahead=False``: the card on offer and the stock card,
+not the steals and takes ahead that the hints count).
+
 Settings (each of the four features can be switched off for the study's ablations):
 ``steal_pricing``, ``timing``, ``discard_safety``, ``opponent_model`` (true by default),
 ``worlds`` (sampled worlds, default 12), ``samples`` (the tracker's worlds for the opponents'
@@ -52,8 +56,12 @@ class CariocaBeliefAgent(Agent):
             raise ValueError("agent 'belief': 'worlds' and 'samples' must be 1 or more")
         # the constraint-only posterior (the advisor weighs its own worlds by the ``peer`` model
         # when ``opponent_model`` is on): what the strength study measured
+        # and the opponents' chances as they were when the steal pricing and the timing were
+        # measured (``ahead=False``: only the card on offer and the stock card are counted);
+        # counting the steals and takes ahead made this player score more points on fresh
+        # deals (docs/carioca.md, "The price of a steal, measured again")
         self.tracker = CariocaBelief(self.options, seat, self.header["hand"], up=self.header["up"],
-                                     model="uniform", samples=s["samples"], seed=s["seed"])
+                                     model="uniform", samples=s["samples"], seed=s["seed"], ahead=False)
         #: the hazard (chance someone goes out before our next turn), estimated once per turn
         self._hazard: tuple[tuple, float] | None = None
 

@@ -103,11 +103,18 @@ def just_taken(state: CariocaState, seat: int) -> str | None:
 
 def peer_discard(state: CariocaState, seat: int) -> str:
     """``peer``'s discard: the highest-scoring card in no near-meld, else the least synergy."""
-    hand = state.hands[seat]
-    opts = state.options
+    return hand_discard(state.hands[seat], state.sets > 0, state.runs > 0, state.options, just_taken(state, seat))
+
+
+def hand_discard(hand: Counter, sets: bool, runs: bool, options: dict, took: str | None = None) -> str:
+    """``peer``'s discard from ``hand`` (a multiset of cards, at least one): its highest-scoring
+    card in no near-meld (synergy below :data:`JOINS` with the rest of the hand, the contract
+    having ``sets`` / ``runs``), never a joker while it holds another card nor ``took`` (the
+    discard it took this turn) while it holds another; when every card is in a near-meld, the
+    card of least synergy (then the highest-scoring). ``options``: the game's options (the
+    cards' points)."""
     cards = sort_hand(c for c in hand if hand[c] > 0)
     naturals = [c for c in cards if not is_joker(c)] or cards
-    took = just_taken(state, seat)
     if took is not None and any(c != took for c in naturals):
         naturals = [c for c in naturals if c != took]
 
@@ -116,11 +123,10 @@ def peer_discard(state: CariocaState, seat: int) -> str:
         r[c] -= 1
         return r
 
-    sets, runs = state.sets > 0, state.runs > 0
     loose = [c for c in naturals if synergy(c, rest(c), sets, runs) < JOINS]
     if loose:
-        return max(loose, key=lambda c: (card_points(c, opts), -cards.index(c)))
-    return min(naturals, key=lambda c: (synergy(c, rest(c), sets, runs), -card_points(c, opts), cards.index(c)))
+        return max(loose, key=lambda c: (card_points(c, options), -cards.index(c)))
+    return min(naturals, key=lambda c: (synergy(c, rest(c), sets, runs), -card_points(c, options), cards.index(c)))
 
 
 class CariocaPeerAgent(Agent):
@@ -164,4 +170,4 @@ def peer_play(st: CariocaState, me: int):
     return Discard(me, peer_discard(st, me))
 
 
-__all__ = ["CariocaPeerAgent", "JOINS", "fits_table", "peer_discard", "peer_play", "peer_wants", "synergy"]
+__all__ = ["CariocaPeerAgent", "JOINS", "fits_table", "hand_discard", "peer_discard", "peer_play", "peer_wants", "synergy"]
