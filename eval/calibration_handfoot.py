@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from calibration_common import BINS, reliability, reliability_cells  # noqa: E402
+from calibration_common import BINS, reliability_cells  # noqa: E402
 
 from cardmind.agents import resolve_agent  # noqa: E402
 from cardmind.agents.match import play_game  # noqa: E402
@@ -198,7 +198,7 @@ def main(argv=None) -> int:
                     help="write the tables from the raw predictions of earlier runs (their run.json files, "
                          "e.g. one run per pairing or per seed run side by side), merged, instead of playing")
     args = ap.parse_args(argv)
-    from cardmind.games.handfoot.belief import DEFAULT_WORLDS  # noqa: PLC0415
+    from cardmind.games.handfoot.belief import DEFAULT_WORLDS
 
     if args.from_raw:
         return merge(args.from_raw, args.out)
@@ -239,7 +239,7 @@ def merge(paths: list[Path], out: Path) -> int:
 def _plain_cmd(run: dict) -> str:
     """The command of a run as a reader would type it (a run cut short: its arguments, with a
     comment saying after how many games it stopped)."""
-    import re  # noqa: PLC0415
+    import re
 
     cmd = run["cmd"]
     if not cmd.startswith("(cut short) "):

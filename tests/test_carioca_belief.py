@@ -16,7 +16,6 @@ from cardmind.agents.base import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.belief import tracker_for
 from cardmind.core import get_game
-from cardmind.errors import Contradiction
 from cardmind.games.carioca.rules import deck_cards
 
 GAME = get_game("carioca")

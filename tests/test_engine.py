@@ -857,8 +857,8 @@ def test_go_fish_belief_and_hint_take_a_precision(monkeypatch):
     """``params: {"precision": SE}`` makes a sampled Go Fish belief go on until its largest
     standard error is at most SE (as ``cardmind belief --precision``), for that request only;
     a bad value or another belief parameter is a ``bad_request``; Literature ignores it."""
-    from cardmind.games.gofish.draws import settings as draw_settings  # noqa: PLC0415
-    from cardmind.records import read_record  # noqa: PLC0415
+    from cardmind.games.gofish.draws import settings as draw_settings
+    from cardmind.records import read_record
 
     # past the guaranteed exact range the default sums every draw (the compact sum, or the
     # planned sum when the tables are small enough); with no budget for either it samples
@@ -899,7 +899,7 @@ def test_hint_and_belief_take_a_player_model():
     """``params: {"model": NAME}`` weighs the deals by one of the game's player models for that
     request (as ``cardmind belief --model``); the answer names it; ``hello`` lists the models;
     a model the game does not have is a ``bad_request``."""
-    from cardmind.records import read_record  # noqa: PLC0415
+    from cardmind.records import read_record
 
     e = wire_engine()
     hello = ok(e, cmd="hello")

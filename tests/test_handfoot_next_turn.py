@@ -12,7 +12,7 @@ import pytest
 from cardmind.agents import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.games.handfoot.belief import HandFootBelief
-from cardmind.games.handfoot.decide import MIXED, next_turn_chances, rollout_turn
+from cardmind.games.handfoot.decide import MIXED, next_turn_chances
 from cardmind.games.handfoot.plan import BookNeeds, go_out_discard
 from tests.hf_helpers import GAME
 from tests.test_handfoot_rules import in_foot_again

@@ -89,7 +89,7 @@ def test_view_follows_the_game(example):
     _request(e, cmd="new", session="me", game=g.name, options=h["options"], seat=seat, hand=mine.header["hand"],
              agent=None, check=False, header=extra or None)
     reply_schema = _reply_validator()
-    from cardmind.records import new_state  # noqa: PLC0415
+    from cardmind.records import new_state
 
     complete = new_state(rec)
     total = None
@@ -120,7 +120,7 @@ def test_view_follows_the_game(example):
 
 def _deck_size(game, options) -> int:
     """Cards in a fresh deal of ``game`` (every hand, foot, stock and up card)."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     def count(x) -> int:
         if isinstance(x, str):
@@ -132,10 +132,10 @@ def _deck_size(game, options) -> int:
 
 def _reply_validator():
     """A validator of any reply (cardmind/protocol/schemas/reply.json)."""
-    from jsonschema import Draft202012Validator  # noqa: PLC0415
-    from referencing import Registry, Resource  # noqa: PLC0415
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
 
-    from cardmind.protocol.schemagen import load_all  # noqa: PLC0415
+    from cardmind.protocol.schemagen import load_all
 
     schemas = load_all()
     registry = Registry().with_resources([(x["$id"], Resource.from_contents(x)) for x in schemas.values()])
@@ -145,7 +145,7 @@ def _reply_validator():
 def test_view_errors_and_the_default():
     """A player session shows only its own seat; a referee needs a seat; a game without a
     table view gets the documented default."""
-    from cardmind.core import Game, get_game  # noqa: PLC0415
+    from cardmind.core import Game, get_game
 
     e = Engine()
     ref = _request(e, cmd="new", session="ref", game="literature", role="referee", seed=3)

@@ -19,7 +19,7 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from typing import IO, Any
 
@@ -340,7 +340,7 @@ class Engine:
         limit = self._get(req, "limit", (int, None), "a non-negative integer", None)
         if limit is not None and limit < 0:
             raise ProtocolError("bad_request", "'limit' must be a non-negative integer")
-        seat = s._seat_arg(seat)  # noqa: SLF001 - same validation as the Python API
+        seat = s._seat_arg(seat)
         actions, total = s.legal(seat, types, limit)
         return {"session": sid, "seat": seat, "actions": actions, "count": total}
 

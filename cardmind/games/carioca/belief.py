@@ -69,7 +69,7 @@ import numpy as np
 from ...belief.blocks import randbelow
 from ...belief.tracker import Tracker
 from ...errors import Contradiction
-from .melds import can_make, find_contract, layoff_candidates, layoff_places
+from .melds import find_contract, layoff_candidates
 from .models import decision_of
 from .rules import deck_counts, hand_cards, sort_hand
 
