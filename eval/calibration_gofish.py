@@ -220,7 +220,7 @@ def main(argv=None) -> int:
     runs = []
     played: dict[str, int] = {}
     for players, ka, kb in pairings:
-        models = ["auto", "uniform"] if players == 2 else ["uniform"]
+        models = ["auto", "uniform"]
         games = args.games if players == 2 or args.games_4p is None else args.games_4p
         runs.append((players, ka, kb, models, simulate(players, ka, kb, games, args.seed, deck)))
         for m in models:
