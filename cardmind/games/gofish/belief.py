@@ -174,6 +174,7 @@ class GoFishBelief(Tracker):
         self.settled = False
         self._cache: tuple[int, Any] | None = None
         self._world_cache: tuple | None = None  # (key, worlds, probabilities) of sample_hidden
+        self._filter_answer: tuple | None = None  # (key, groups, answer) of the joint filter
 
 
     def _init_model(self) -> None:
@@ -609,13 +610,21 @@ class GoFishBelief(Tracker):
         got = self._filter_groups()
         if got is not None:
             ff, groups = got
+            # the joint filter's answer is kept while its groups stand (the same events and
+            # ``settled``): the advice asks for it a dozen times per position
+            key = (len(self.events), self.settled)
+            kept = self._filter_answer
+            if kept is not None and kept[0] == key and kept[1] is groups:
+                return kept[2]
             acc, total = ff.holdings(groups)
             if not total:
                 raise Contradiction("no deal is consistent with the events")
             weighted = any(f.weighted for f in self._ffs.values())
-            return {"exact": not weighted, "den": total, "total": total if not weighted else None,
-                    "holdings": acc, "hidden": ff.book_ranks(groups), "book_log": ff.book_log,
-                    "known_books": ff.known_books, "weighted": weighted}
+            ans = {"exact": not weighted, "den": total, "total": total if not weighted else None,
+                   "holdings": acc, "hidden": ff.book_ranks(groups), "book_log": ff.book_log,
+                   "known_books": ff.known_books, "weighted": weighted}
+            self._filter_answer = (key, groups, ans)
+            return ans
         eng = self._draw_engine()
         ans = eng.answer(self.events, self.settled)
         if self.exact_only and eng.last_mode == "mcmc":   # an exact sum in floating point is an answer
