@@ -104,9 +104,10 @@ class GoFishBelief(Tracker):
             ``peer``, ``belief`` and ``random`` models, each by how well it explains them so
             far (:attr:`model_fit`); ``"uniform"`` counts every consistent deal alike;
             ``"peer"`` / ``"belief"`` / ``"random"`` weigh each deal by that model's likelihood of every ask
-            the other player made (``cardmind hint --model NAME``). Applied where the joint
-            filter answers with two players; elsewhere the answer is the uniform one and
-            :attr:`model_used` says so.
+            the other player made (``cardmind hint --model NAME``). With two players applied
+            exactly in the joint filter; with three or more by reweighting deals sampled from
+            the constraint-only posterior by each other seat's recent asks (:meth:`_reweigh`;
+            ``auto`` per seat), a sampled answer (:attr:`mode` ``"weighted"``).
 
     Raises:
         IllegalAction: (from :meth:`observe`) an event that breaks the rules.
@@ -197,6 +198,8 @@ class GoFishBelief(Tracker):
         #: target index, rank index)``
         self._multi_ctx: dict = {}
         self._multi_cache: tuple | None = None
+        #: three or more players: per ask's event index, its log-likelihoods per row of holdings
+        self._ll_memo: dict = {}
         #: three or more players: per other seat ``{"seat", "asks", "weighed", "weights"}``
         self._multi_fit: list | None = None
         if self.model_name != "uniform" and self.players >= 3:
@@ -555,8 +558,9 @@ class GoFishBelief(Tracker):
             ok = (flat >= 0).all(axis=1)
             uniq, inv = np.unique(np.where(ok[:, None], flat, 0), axis=0, return_inverse=True)
             inv = inv.reshape(-1)
-            for n in names:
-                ll = gofish_models.pair_log_likelihood(self._multi[n], ctxs, uniq, ti, ri)[inv]
+            lls = self._pair_lls(_i, ctxs, uniq, ti, ri)
+            for k, n in enumerate(names):
+                ll = lls[:, k][inv]
                 like = np.where(ok, np.exp(ll), 0.0).reshape(mix.shape)
                 with np.errstate(divide="ignore"):
                     LL[a][n] += np.log((like * mix).sum(axis=1))
@@ -603,6 +607,23 @@ class GoFishBelief(Tracker):
         self._multi_cache = (key, ans)
         return ans
 
+    def _pair_lls(self, index: int, ctxs: list, rows: np.ndarray, ti: int, ri: int) -> np.ndarray:
+        """The log-likelihoods ``(rows, models)`` of the ask at event ``index`` under each model
+        of :attr:`_multi`, for every row of the asker's holdings at the ask; kept per ask and
+        row (they depend on nothing else), so each position scores only the rows it has not
+        seen yet."""
+        from . import models as gofish_models  # noqa: PLC0415
+
+        memo = self._ll_memo.setdefault(index, {})
+        keys = [r.tobytes() for r in rows]
+        miss = [i for i, k in enumerate(keys) if k not in memo]
+        if miss:
+            got = gofish_models.pair_log_likelihoods(self._multi, ctxs, rows[miss], ti, ri)
+            stacked = np.stack([got[n] for n in self._multi], axis=1)
+            for j, i in enumerate(miss):
+                memo[keys[i]] = stacked[j]
+        return np.stack([memo[k] for k in keys]) if keys else np.zeros((0, len(self._multi)))
+
     def _base_answer(self) -> dict[str, Any]:
         """The answer of the engine in use: ``exact``, ``den`` (what the weights are out of),
         ``holdings`` ``{(seat or "stock", rank): {count: weight}}``, ``hidden`` (per face-down
@@ -643,9 +664,9 @@ class GoFishBelief(Tracker):
 
     @property
     def model_used(self) -> str:
-        """The player model the answer weighs the deals by: :attr:`model_name` where it
-        applies (two players, where the joint filter answers), else ``"uniform"`` (three or
-        more players, the draw engine: the constraint-only posterior whatever the model)."""
+        """The player model the answer weighs the deals by: :attr:`model_name` (``"uniform"``
+        with the ``reference`` engine, and with two players where the joint filter cannot
+        answer: the draw engine's answer is the constraint-only one)."""
         if self.model_name == "uniform" or self.engine == "reference":
             return "uniform"
         if self.players >= 3:
@@ -658,8 +679,10 @@ class GoFishBelief(Tracker):
         """How the player model weighs the other player (two players, a model other than
         ``uniform``): ``{"seat", "asks" (its asks weighed), "weights" {model: share}}``;
         ``weights`` is ``auto``'s mixture (each model's posterior probability given the asks,
-        equal prior odds) or ``{name: 1.0}`` for a fixed model. ``None`` when no model applies
-        (:attr:`model_used` is ``"uniform"``)."""
+        equal prior odds) or ``{name: 1.0}`` for a fixed model. With three or more players
+        ``{"seats": [{"seat", "asks" (all its asks), "weighed" (the recent ones read),
+        "weights"}, ...]}``, one per other seat (:meth:`_reweigh`). ``None`` when no model
+        applies (:attr:`model_used` is ``"uniform"``)."""
         if self.model_used == "uniform":
             return None
         if self.players >= 3:

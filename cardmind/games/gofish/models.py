@@ -36,7 +36,7 @@ which the ``peer`` model's memory-based features explain less well.
 
 Models (:data:`MODELS`, the default first):
 
-* ``auto`` (the default): the other player is weighed by every model of :data:`AUTO_MODELS`
+* ``auto`` (the default): each other player is weighed by every model of :data:`AUTO_MODELS`
   (``peer``, ``belief``, and ``random``: every rank it holds equally likely), each by how
   well it explains the other player's asks so far: a Bayesian mixture, the posterior of the
   deal under each model weighted by that model's marginal likelihood of the asks (equal prior
@@ -49,9 +49,17 @@ Models (:data:`MODELS`, the default first):
   ``giver``; the fitted models leave the hand-over a fact: ``peer`` and ``belief`` hand over a
   public card first, which the public memory already shows).
 
-The models apply where the exact joint filter answers with **two players**; with three or
-more (the draw engine) the answer is the constraint-only one whatever the model, and the
-output says so (:attr:`~.belief.GoFishBelief.model_used`).
+With **two players** the models weigh every consistent deal exactly, inside the joint filter.
+With **three or more** the choice is of a target as well as a rank: :func:`pair_features`
+computes the same features per target, with ``peer``'s comparisons (its certain hits, its
+plausible guesses, the rank it holds most) taken across every target's asks, and the fitted
+weights (two-player fits) score every ``(target, rank)`` ask; ``random`` is every such ask
+alike. The tracker then applies them by a tractable approximation
+(:meth:`~.belief.GoFishBelief._reweigh`): deals drawn from the constraint-only posterior are
+weighed by each other seat's likelihood of its recent asks (those since its second-to-last
+unseen draw: the holdings at such an ask follow from the deal's holdings now and the public
+events since, with the one unseen draw summed over its rank), ``auto`` mixing the models per
+seat. The answer is then sampled, with standard errors, and says so.
 """
 
 from __future__ import annotations
@@ -260,8 +268,19 @@ def pair_log_likelihood(model: ChoiceModel, ctxs: list[AskContext], counts: np.n
     per row of ``counts`` (three or more players: the choice is of a target and a rank; see
     :func:`pair_features`). ``random``/``uniform``: every ask of a rank it holds at a seat
     holding cards alike. ``-inf`` where it holds none of the rank."""
+    return pair_log_likelihoods({"m": model}, ctxs, counts, target_index, rank_index)["m"]
+
+
+def pair_log_likelihoods(models: dict[str, ChoiceModel], ctxs: list[AskContext], counts: np.ndarray,
+                         target_index: int, rank_index: int) -> dict[str, np.ndarray]:
+    """:func:`pair_log_likelihood` under every model of ``models`` (by name), the features
+    computed once."""
     feats, opts = pair_features(ctxs, counts)
     j = target_index * len(ctxs[0].lo) + rank_index
+    return {name: _pair_ll(m, feats, opts, j) for name, m in models.items()}
+
+
+def _pair_ll(model: ChoiceModel, feats: np.ndarray, opts: np.ndarray, j: int) -> np.ndarray:
     if isinstance(model, UniformChoice):
         n = opts.sum(axis=1)
         return np.where(opts[:, j], -np.log(np.maximum(n, 1)), -np.inf)
@@ -375,4 +394,4 @@ def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer
 
 
 __all__ = ["ASK_FEATURES", "AUTO_MODELS", "AskContext", "MODELS", "MODEL_WORDS", "ShownRanks", "ask_context", "ask_features", "fit_ask_model",
-           "load", "log_likelihood", "pair_features", "pair_log_likelihood"]
+           "load", "log_likelihood", "pair_features", "pair_log_likelihood", "pair_log_likelihoods"]
