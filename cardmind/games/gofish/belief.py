@@ -514,9 +514,11 @@ class GoFishBelief(Tracker):
         weighs each seat by a mixture of :data:`.models.AUTO_MODELS` with equal prior odds
         (each deal's weight is the product over seats of the models' mean likelihood), and
         reports each model's share per seat (its marginal likelihood over the deals drawn).
-        The holdings are the weighted deals' counts (sampled: their standard errors are the
-        self-normalised importance sampling ones); the face-down books' ranks stay those of
-        the constraint-only answer. Where no ask can be read (or no deal can be drawn) the
+        The holdings are a control variate: the constraint-only answer's chances plus the
+        change the weights make on the deals drawn (weighted less unweighted share of each
+        count; the even weights of a seat with no ask read change nothing), with the standard
+        error of that change (``sum_i ((w_i - 1/N) (x_i - p))^2``, square-rooted: an
+        approximation); the face-down books' ranks stay those of the constraint-only answer. Where no ask can be read (or no deal can be drawn) the
         answer is ``base``."""
         key = (len(self.events), self.settled)
         if self._multi_cache is not None and self._multi_cache[0] == key:
@@ -584,15 +586,26 @@ class GoFishBelief(Tracker):
             return base
         w = np.exp(logw - top)
         w /= w.sum()
+        # a control variate: the base answer's (exact) chances plus the change the weights
+        # make on the same sampled deals (weighted less unweighted share): where the weights
+        # are even the answer is the base one, and the sampling noise is that of the change
         acc, ses, worst = {}, {}, 0.0
-        for (s, r), _d in base["holdings"].items():
+        u0 = 1.0 / N
+        for (s, r), d in base["holdings"].items():
             col = C[:, seats.index(s), self.rank_index[r]]
-            hist = np.bincount(col, weights=w, minlength=self.S + 1)
-            acc[(s, r)] = {c: float(hist[c]) for c in range(len(hist)) if hist[c] > 0}
+            hw = np.bincount(col, weights=w, minlength=self.S + 1)
+            hu = np.bincount(col, minlength=self.S + 1) / N
+            b = np.zeros(len(hw))
+            row = float(sum(float(v) for v in d.values()))
+            for c, v in d.items():
+                b[c] = float(v) / row
+            est = np.clip(b + hw - hu, 0.0, None)
+            est = est / est.sum() if est.sum() > 0 else b
+            acc[(s, r)] = {c: float(est[c]) for c in range(len(est)) if est[c] > 0}
             se = {}
-            for c in range(len(hist)):
-                x = np.sqrt(float((w * w * ((col == c) - hist[c]) ** 2).sum()))
-                if hist[c] > 0 or x > 0:
+            for c in range(len(est)):
+                x = np.sqrt(float((((w - u0) * ((col == c) - hw[c])) ** 2).sum()))
+                if est[c] > 0 or x > 0:
                     se[c] = x
                     worst = max(worst, x)
             ses[(s, r)] = se
