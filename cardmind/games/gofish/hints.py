@@ -431,8 +431,8 @@ class GoFishHint(Advice):
             if not n:
                 parts.append(f"seat {seat} has no recent ask to read (asks are read back to its last unseen draw)")
             elif self.model != "auto":
-                parts.append(f"seat {seat}'s {n} recent ask{'s' if n != 1 else ''} as "
-                             f"{MODEL_WORDS.get(self.model, self.model)}'s")
+                parts.append(f"seat {seat}'s {n} recent ask{'s' if n != 1 else ''} read as from "
+                             f"{MODEL_WORDS.get(self.model, self.model)}")
             else:
                 order = sorted(weights, key=lambda m: -weights[m])
                 many = f"{n} recent asks fit" if n != 1 else "one recent ask fits"
