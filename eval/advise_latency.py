@@ -2,8 +2,11 @@
 
     python eval/advise_latency.py                       # every example game, every seat
     python eval/advise_latency.py --record examples/gofish-4p-complete.jsonl --seats 1 --runs 3
+    python eval/advise_latency.py --record examples/gofish-2p-complete.jsonl   # Go Fish, two players
 
-For every complete example record (``examples/*-complete.jsonl``, or the ``--record`` files),
+For every complete example record (``examples/*-complete.jsonl``, among them the two-player
+Go Fish game ``examples/gofish-2p-complete.jsonl`` where the player models weigh every deal
+exactly, or the ``--record`` files),
 seen from each seat, the benchmark replays the game one event at a time as the advisor does
 and times, after every event, what the advisor does before the player sees its advice: the
 belief tracker takes in the event (``observe``), the advice is computed (the game's hint) and

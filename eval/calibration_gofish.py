@@ -11,8 +11,8 @@ Rows: the kind of the **other** player(s) (``random``, ``peer``, ``belief``: the
 opponents) and the model of the asker's tracker: ``auto`` (the default: the opponent's asks
 read by the ``peer`` and ``random`` models mixed by their likelihood) and ``uniform`` (every
 consistent deal alike). The asker plays ``peer`` or ``belief`` (both seatings of every
-deal). With three or more players the models do not apply (``auto`` answers as ``uniform``),
-so those tables have the ``uniform`` row alone.
+deal). With three or more players ``auto`` reweighs deals sampled from the exact count by
+each other player's recent asks (``docs/gofish-belief.md``), and both rows are scored.
 
     python eval/calibration.py gofish --games 40 --seed 1
 
@@ -220,7 +220,7 @@ def main(argv=None) -> int:
     runs = []
     played: dict[str, int] = {}
     for players, ka, kb in pairings:
-        models = ["auto", "uniform"] if players == 2 else ["uniform"]
+        models = ["auto", "uniform"]
         games = args.games if players == 2 or args.games_4p is None else args.games_4p
         runs.append((players, ka, kb, models, simulate(players, ka, kb, games, args.seed, deck)))
         for m in models:
@@ -278,8 +278,9 @@ asker's opponents (`random`, `peer`, `belief`) and the model of the asker's trac
 default (the opponent's asks read by the `peer`, `belief` and `random` ask models, mixed by
 their likelihood: `docs/gofish-belief.md`, "Player models"), and `uniform` (every consistent deal
 alike). The asker plays `peer` or `belief`; each deal is played with the asker in either seat.
-With four players the models do not apply (`auto` answers as `uniform`), so those rows are
-`uniform`. The ask models were fitted on other seeds (`peer`: seed 0; `belief`: seed 0 against
+With four players `auto` reads each other player's recent asks by the same models, choice of
+target included, on deals sampled from the exact count (`docs/gofish-belief.md`, "Three or
+more players"). The ask models were fitted on other seeds (`peer`: seed 0; `belief`: seed 0 against
 `peer`); the study uses seeds `[1, players, deal]`."""
 
 

@@ -871,14 +871,14 @@ def test_go_fish_belief_and_hint_take_a_precision(monkeypatch):
     ok(e, cmd="new", session="p", game="gofish", seat=1, hand=view.header["hand"], agent=None)
     for ev in view.events[:56]:   # 15 unseen draws: past the exact range, sampled
         ok(e, cmd="event", session="p", event=ev)
-    b0 = ok(e, cmd="belief", session="p")["belief"]
+    b0 = ok(e, cmd="belief", session="p", params={"model": "uniform"})["belief"]   # the draw engine's own
     assert b0["mode"] == "mcmc" and b0["stderr"] > 0.005
     target = round(b0["stderr"] * 0.8, 4)
-    b1 = ok(e, cmd="belief", session="p", params={"precision": target})["belief"]
+    b1 = ok(e, cmd="belief", session="p", params={"precision": target, "model": "uniform"})["belief"]
     assert b1["mode"] == "mcmc" and b1["stderr"] <= target < b0["stderr"]
     assert b1["sampling"]["precision"] == target and b1["sampling"]["target_met"] is True
     assert b0["sampling"]["precision"] == 0 and b1["sampling"]["steps"] > b0["sampling"]["steps"]
-    h = ok(e, cmd="hint", session="p", params={"precision": target, "max_asks": 2})["hint"]
+    h = ok(e, cmd="hint", session="p", params={"precision": target, "max_asks": 2, "model": "uniform"})["hint"]
     assert h["stderr"] == b1["stderr"] and len(h["asks"]) <= 2   # the precise answer, cached
     assert e.sessions["p"]._tracker_get().precision == 0   # for that request only
     for bad in (0, 0.5, -1, "0.01", True):

@@ -349,7 +349,9 @@ def test_the_advice_speaks_a_card_players_words():
         seen[head.split(" ")[0]] += 1
     assert seen["Ask"] and seen["Seat"] and seen["Game"]
     # seat 1 after 40 events: seat 2 is on turn; the certain ask is named with its evidence
-    t = tracker_for(Record(view.game, dict(view.options), dict(view.header), [], view.path, []), 1)
+    # (the uniform model's exact numbers: the default auto reweighs sampled deals, 4 players)
+    t = tracker_for(Record(view.game, dict(view.options), dict(view.header), [], view.path, []), 1,
+                    model="uniform")
     for ev in view.events[:40]:
         t.observe(ev)
     advice = hint_for(t)
@@ -412,7 +414,10 @@ def test_an_impossible_ask_is_left_out_and_no_possible_ask_is_said(tmp_path):
     # the rank's name, as the advice writes it, is read as the rank
     kings = [ev for ev in live.events if ev["type"] == "ask" and ev["asker"] == 1 and ev["rank"] == "K"]
     assert [ev["given"] for ev in kings] == [["KS"], ["KH"]]
-    advice = live.advice()
+    auto = live.advice()
+    assert auto.headline().startswith("Ask seat 0 for 6s: ") and "(sampled)" in auto.headline()
+    live.tracker.model = "uniform"    # the exact constraint-only numbers below
+    advice = hint_for(live.tracker)
     hold = live.tracker.holdings()
     assert hold[2]["6"] == {0: 1.0} and hold[3]["6"] == {0: 1.0}       # exactly: no rounding left over
     assert [(a.target, a.rank) for a in advice.asks if a.rank == "6"] == [(0, "6")]

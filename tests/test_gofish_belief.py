@@ -386,12 +386,12 @@ def test_late_position_exact_and_sampled_count_positive():
     from cardmind.records import read_record
 
     rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
-    t = GoFishBelief.from_record(rec, seat=1, upto_event=89)
+    t = GoFishBelief.from_record(rec, seat=1, upto_event=89, model="uniform")
     assert t.mode == "compact" and not t.exact
     eng = t._draws
     assert eng._answer[1].draws == 19 > eng.exact_free
     assert t.consistent_deals > 10 ** 12
-    planned = GoFishBelief.from_record(rec, seat=1, upto_event=89, draw_options={"compact": False})
+    planned = GoFishBelief.from_record(rec, seat=1, upto_event=89, draw_options={"compact": False}, model="uniform")
     assert planned.mode == "enumerated"
     assert abs(planned.consistent_deals / t.consistent_deals - 1) < 1e-12
     got, ref = t.holdings(), planned.holdings()
@@ -399,7 +399,7 @@ def test_late_position_exact_and_sampled_count_positive():
     gb, rb = t.books(), planned.books()
     assert [b["ranks"].keys() for b in gb] == [b["ranks"].keys() for b in rb]
     assert max((abs(b["ranks"][q] - c["ranks"][q]) for b, c in zip(gb, rb) for q in c["ranks"]), default=0) < 1e-12
-    s = GoFishBelief.from_record(rec, seat=1, upto_event=89, exact_free=0, enum_nodes=0)
+    s = GoFishBelief.from_record(rec, seat=1, upto_event=89, exact_free=0, enum_nodes=0, model="uniform")
     assert s.mode == "mcmc"
     assert s.consistent_deals > 0
     # the sampled marginals are close to the exact ones where the chain mixes (the stock)
@@ -486,7 +486,7 @@ def test_sampled_chances_carry_their_standard_errors(monkeypatch):
 
     monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
     rec = read_record(ROOT / "examples" / "gofish-4p-complete.jsonl").for_seat(0)
-    t = GoFishBelief(rec.options, 0, rec.header["hand"], draw_options={"exact_cells": 100})
+    t = GoFishBelief(rec.options, 0, rec.header["hand"], draw_options={"exact_cells": 100}, model="uniform")
     for ev in rec.events[:99]:
         t.observe(ev)
     hold, ses = t.holdings(), t.holdings_stderr()
@@ -508,7 +508,7 @@ def test_sampled_chances_carry_their_standard_errors(monkeypatch):
     advice.render(Console(file=buf, width=160, force_terminal=False), rec, verbose=True)
     text = buf.getvalue()
     assert "± " in text and "(sampled)" in text
-    exact = GoFishBelief(rec.options, 0, rec.header["hand"])
+    exact = GoFishBelief(rec.options, 0, rec.header["hand"], model="uniform")
     for ev in rec.events[:40]:
         exact.observe(ev)
     assert exact.holdings_stderr() is None and "holdings_stderr" not in hint_for(exact).to_json()

@@ -345,3 +345,13 @@ def test_exact_only_takes_an_exact_sum_in_floating_point_and_refuses_sampling():
                  draw_options={"compact": False})
     with pytest.raises(MemoryError, match="had to sample"):
         s.holdings()
+
+
+@pytest.fixture(autouse=True)
+def _uniform_by_default(monkeypatch):
+    """These tests check the draw engine's constraint-only answer: trackers built without a
+    model count the deals alike (with three or more players the default ``auto`` reweighs
+    sampled deals on top of it; ``tests/test_gofish_models_multi.py`` tests that)."""
+    from cardmind.games.gofish import models as _gofish_models
+
+    monkeypatch.setattr(_gofish_models, "MODELS", ("uniform", "auto", "peer", "belief", "random"))

@@ -162,3 +162,13 @@ def test_full_deck_answer_same_with_and_without_the_kernels(upto, monkeypatch):
     for a, b in zip(fk, rk):
         assert a["ranks"].keys() == b["ranks"].keys()
         assert all(a["ranks"][r] == pytest.approx(b["ranks"][r], abs=1e-12) for r in a["ranks"])
+
+
+@pytest.fixture(autouse=True)
+def _uniform_by_default(monkeypatch):
+    """These tests check the draw engine's constraint-only answer: trackers built without a
+    model count the deals alike (with three or more players the default ``auto`` reweighs
+    sampled deals on top of it; ``tests/test_gofish_models_multi.py`` tests that)."""
+    from cardmind.games.gofish import models as _gofish_models
+
+    monkeypatch.setattr(_gofish_models, "MODELS", ("uniform", "auto", "peer", "belief", "random"))

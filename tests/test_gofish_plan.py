@@ -23,6 +23,12 @@ from cardmind.records import read_record
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl"
 
 
+def _from_record(*args, **kw) -> GoFishBelief:
+    """The tracker of the draw engine's constraint-only answer (``model="uniform"``: with
+    four players the default ``auto`` reweighs sampled deals on top of it)."""
+    return GoFishBelief.from_record(*args, model="uniform", **kw)
+
+
 def _assert_same_holdings(got: dict, want: dict) -> None:
     """Every holdings probability of ``want`` is in ``got`` and equal to 1e-12, and the
     position has real uncertainty (more than 10 probabilities strictly between 0 and 1)."""
@@ -45,7 +51,7 @@ def _assert_same_books(got: list, want: list) -> None:
 def _position(upto: int):
     """(engine, timeline, variants with every unseen draw free, number of draws) at a prefix
     of the example record, seat 1."""
-    b = GoFishBelief.from_record(read_record(EXAMPLE), seat=1, upto_event=upto)
+    b = _from_record(read_record(EXAMPLE), seat=1, upto_event=upto)
     b.holdings()
     eng = b._draws
     tl = eng._tl
@@ -89,12 +95,12 @@ def test_planned_sum_equals_the_enumeration():
     and the enumeration of the first draw's ranks with the others summed (the older exact
     path) give the same answer."""
     rec = read_record(EXAMPLE)
-    planned = GoFishBelief.from_record(rec, seat=1, upto_event=30, engine="draws", exact_free=0,
+    planned = _from_record(rec, seat=1, upto_event=30, engine="draws", exact_free=0,
                                        draw_options={"exact_cells": 10 ** 9})
     hp = planned.holdings()
     D = planned._draws._answer[1].draws
     assert D >= 4 and planned.mode == "enumerated"
-    enum = GoFishBelief.from_record(rec, seat=1, upto_event=30, engine="draws", exact_free=D - 1,
+    enum = _from_record(rec, seat=1, upto_event=30, engine="draws", exact_free=D - 1,
                                     enum_nodes=10_000, enum_leaves=10_000)
     he = enum.holdings()
     assert enum.mode == "enumerated" and enum._draws._answer[1].leaves > 1   # it did enumerate
@@ -132,7 +138,7 @@ def test_threaded_contexts_give_the_same_answer(monkeypatch):
 
     def answer(cells):
         monkeypatch.setattr(draw_settings, "PARALLEL_CELLS", cells)
-        b = GoFishBelief.from_record(rec, seat=2, upto_event=45, engine="draws")
+        b = _from_record(rec, seat=2, upto_event=45, engine="draws")
         return b.holdings(), b.mode
 
     (one, m1), (two, m2) = answer(10 ** 18), answer(0)
@@ -154,7 +160,7 @@ def test_streamed_backward_pass_gives_the_same_answer():
     assert need < 2 * sum(sizes) * N
 
     def answer(cells, split=1):
-        b = GoFishBelief.from_record(rec, seat=1, upto_event=45, engine="draws", exact_free=0, enum_nodes=0,
+        b = _from_record(rec, seat=1, upto_event=45, engine="draws", exact_free=0, enum_nodes=0,
                                      draw_options={"exact_cells": cells, "exact_split": split})
         return b, b.holdings(), b.books()
 
@@ -181,7 +187,7 @@ def test_split_sum_gives_the_same_answer_and_worlds():
     N = eng._space(tl.opening(tl.n)).N + 1
 
     def answer(cells):
-        b = GoFishBelief.from_record(rec, seat=1, upto_event=45, engine="draws", exact_free=0, enum_nodes=0,
+        b = _from_record(rec, seat=1, upto_event=45, engine="draws", exact_free=0, enum_nodes=0,
                                      draw_options={"exact_cells": cells})
         return b, b.holdings(), b.books()
 

@@ -352,3 +352,13 @@ def test_four_player_look_ahead_on_memory_worlds():
     a, b = made["search"][0], made["peer"][0]
     assert a.search_moves > 0
     assert b.fallback_moves > 0
+
+
+@pytest.fixture(autouse=True)
+def _uniform_by_default(monkeypatch):
+    """These tests check the draw engine's constraint-only answer: trackers built without a
+    model count the deals alike (with three or more players the default ``auto`` reweighs
+    sampled deals on top of it; ``tests/test_gofish_models_multi.py`` tests that)."""
+    from cardmind.games.gofish import models as _gofish_models
+
+    monkeypatch.setattr(_gofish_models, "MODELS", ("uniform", "auto", "peer", "belief", "random"))

@@ -105,7 +105,12 @@ def test_resume_needs_a_tournament(tmp_path):
 
 
 def test_go_fish_probabilities_stay_in_range():
-    p = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--json")
+    auto = json.loads(cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--json").stdout)
+    probs = [q for seat in auto["holdings"].values() for rank in seat.values() for q in rank.values()]
+    assert probs and all(0.0 <= q <= 1.0 for q in probs) and max(probs) == 1.0
+    # the default auto with four players: sampled deals reweighed, with standard errors
+    assert auto["model"] == "auto" and auto["mode"] == "weighted" and 0 < auto["stderr"] < 0.5
+    p = cli("belief", ROOT / "examples" / "gofish-4p.jsonl", "--json", "--model", "uniform")
     assert p.returncode == 0, p.stderr
     probs = [q for seat in json.loads(p.stdout)["holdings"].values() for rank in seat.values()
              for q in rank.values()]
@@ -166,7 +171,7 @@ def test_go_fish_precision_reaches_the_sampled_answer(monkeypatch, capsys):
     monkeypatch.setattr(draw_settings, "EXACT_TABLE_CELLS", 0)
     monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
     code = cli_main.main(["hint", str(ROOT / "examples" / "gofish-4p-complete.jsonl"), "--seat", "1",
-                          "--upto", "54", "--precision", "0.03", "--no-table", "--verbose"])
+                          "--upto", "54", "--precision", "0.03", "--no-table", "--verbose", "--model", "uniform"])
     out = capsys.readouterr().out
     assert code == 0, out
     m = re.search(r"largest standard error of a probability (\d\.\d+)", " ".join(out.split()))
@@ -190,7 +195,7 @@ def test_go_fish_exact_memory_sets_the_table_budget(monkeypatch, capsys):
 
     monkeypatch.setattr(draw_settings, "COMPACT_WORK", 0)
     path = str(ROOT / "examples" / "gofish-4p-complete.jsonl")
-    base = ["--seat", "0", "--upto", "100"]
+    base = ["--seat", "0", "--upto", "100", "--model", "uniform"]
     assert cli_main.main(["belief", path, *base, "--json"]) == 0
     exact = json.loads(capsys.readouterr().out)
     assert exact["mode"] == "enumerated" and "sampling" not in exact
@@ -232,11 +237,11 @@ def test_cli_says_what_it_did():
     q = cli("belief", "examples/gofish-4p.jsonl", "--bogus")
     assert q.returncode == 2 and q.stderr.startswith("usage: cardmind belief")
     assert "unrecognized arguments: --bogus" in q.stderr
-    belief = " ".join(cli("belief", "examples/gofish-4p.jsonl").stdout.split())
-    hint = " ".join(cli("hint", "examples/gofish-4p.jsonl").stdout.split())
+    belief = " ".join(cli("belief", "examples/gofish-4p.jsonl", "--model", "uniform").stdout.split())
+    hint = " ".join(cli("hint", "examples/gofish-4p.jsonl", "--model", "uniform").stdout.split())
     note = "the asks are for when you are on turn"
     assert "seat 2 to play" in belief and note not in belief and note in hint
-    count = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json").stdout)
+    count = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json", "--model", "uniform").stdout)
     assert count["mode"] == "compact" and not count["exact"]
     n = int(count["consistent_deals"])   # 4 significant digits, written out with separators
     written = f"{round(n, 4 - len(str(n))):,}"
@@ -246,13 +251,12 @@ def test_cli_says_what_it_did():
     assert count["error_bound"] < 1e-9
     assert "Answered by the compact exact sum; each chance is off by less than one part in a billion" in belief
     # --exact: the same exact sum here (no budget to pass), the same probabilities
-    exact = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json", "--exact").stdout)
+    exact = json.loads(cli("belief", "examples/gofish-4p.jsonl", "--json", "--exact", "--model", "uniform").stdout)
     assert exact["mode"] == "compact" and exact["holdings"] == count["holdings"]
-    # --model peer: with four players the model does not apply, and the output says so
-    peer = cli("belief", "examples/gofish-4p.jsonl", "--model", "peer")
-    assert "Player model peer does not apply with 4 players: every deal that fits counts alike" in " ".join(
-        peer.stdout.split())
-    assert "Player model auto does not apply with 4 players" in belief
+    # --model peer: with four players the model reads each other seat's recent asks, and says so
+    peer = " ".join(cli("belief", "examples/gofish-4p.jsonl", "--model", "peer").stdout.split())
+    assert "Player model peer: seat 0's 1 recent ask read as from a player with memory (peer)" in peer
+    assert "Player model" not in belief
     assert "Face-down books, every rank worked out from the events: #1 5 (made by seat 3), #2 Q" in belief
     q = cli("validate", "examples/gofish-4p-complete.jsonl", "--seat", "2")
     assert q.returncode == 0 and q.stdout.strip().endswith("with 152 events; consistent from seat 2's view")

@@ -171,11 +171,11 @@ class GoFishGame(Game):
 
     def player_models(self) -> tuple[str, ...]:
         """``("auto", "uniform", "peer", "belief", "random")`` (:mod:`.models`): ``auto`` (the
-        default) weighs the other player's asks by the ``peer``, ``belief`` and ``random`` models
+        default) weighs each other player's asks by the ``peer``, ``belief`` and ``random`` models
         mixed by how well each explains them; ``uniform`` counts every consistent deal alike;
         ``peer``, ``belief`` and ``random`` weigh each deal by that model's likelihood of the other
-        player's asks. The
-        models apply with two players; with more the answer is the uniform one (and says so)."""
+        players' asks. Exact with two players; with more, sampled deals reweighted by each other
+        player's recent asks (and the output says so)."""
         from .models import MODELS  # noqa: PLC0415
 
         return MODELS

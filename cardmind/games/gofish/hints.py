@@ -22,6 +22,9 @@ from rich.text import Text
 
 from ...hints import asks_only, turn_note
 from ...hints.words import Advice, article, big_number, chance
+
+#: the tracker's modes whose chances are sampled (``GoFishBelief.mode``)
+SAMPLED = ("mcmc", "weighted")
 from .belief import GoFishBelief, target_met
 
 #: how a card player names the ranks in the plural
@@ -192,7 +195,7 @@ class GoFishHint(Advice):
     def _chance(self, p: float, verbose: bool = False, se: float | None = None) -> str:
         """``p`` by :func:`chance`; a sampled chance says so (and, when ``verbose``, its
         standard error ``se``, or the largest of the answer when ``se`` is not given)."""
-        if self.mode != "mcmc" or p in (0.0, 1.0):
+        if self.mode not in SAMPLED or p in (0.0, 1.0):
             return chance(p)
         return chance(p, (self.stderr if se is None else se) if verbose else None) + " (sampled)"
 
@@ -317,11 +320,15 @@ class GoFishHint(Advice):
         if verbose or tables_only:
             self._render_count(console)
             self._render_method(console)
+        elif self.mode == "weighted":
+            se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
+            console.print(Text(f"Note: the chances below are estimates: deals that fit were sampled and weighed by "
+                               f"the player model below{se}; --verbose says more", style="yellow"))
         elif self.mode == "mcmc":
             se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
             console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
                                f"samples longer, --verbose says more", style="yellow"))
-        elif self.model_fit and any(self.model_fit["weights"].values()) and not self.exact:
+        elif self.model_fit and any(self.model_fit.get("weights", {}).values()) and not self.exact:
             console.print("The chances are exact sums over every deal of the cards that fits what you have seen, "
                           "each weighed by the player model below.")
         else:
@@ -340,6 +347,8 @@ class GoFishHint(Advice):
         """The count of consistent deals and how it was summed (``verbose``, ``cardmind belief``)."""
         how = "" if self.exact else {
             "filter": " (every consistent deal counted exactly; the chances weigh each by the player model)",
+            "weighted": " (the chances weigh a sample of the consistent deals by the player model; largest "
+                        f"standard error of a probability {self.stderr or 0:.3f})",
             "enumerated": " (every consistent deal counted, in floating point: the count is "
                           "approximate, the probabilities exact to about 1e-15; see docs/gofish-belief.md)",
             "compact": " (every consistent deal counted, in floating point: the count is approximate, "
@@ -351,7 +360,7 @@ class GoFishHint(Advice):
                        "by orders of magnitude; see docs/gofish-belief.md)")
         # a sampled count is rough (2 digits); a floating-point sum is good to about 15 digits
         # (4 shown): whole numbers with separators, never e-notation
-        count = f"roughly {_rounded(self.consistent_deals, 2)}" if self.mode == "mcmc" else \
+        count = f"roughly {_rounded(self.consistent_deals, 2)}" if self.mode in SAMPLED else \
             f"about {_rounded(self.consistent_deals, 4)}" \
             if not self.exact and self.mode in ("enumerated", "compact") else f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
@@ -363,7 +372,7 @@ class GoFishHint(Advice):
         if not self.method:
             return
         b = self.error_bound
-        if self.mode == "mcmc":
+        if self.mode in SAMPLED:
             bound = ("its error is unknown (too few steps to estimate it)" if b is None else
                      f"each chance is within about {100 * b:.1f} points of the exact one (4 standard errors: "
                      "a statistical bound, not a certain one)")
@@ -393,6 +402,8 @@ class GoFishHint(Advice):
             return (f"Player model {self.model_asked} does not apply with {self.players} players: every deal that "
                     "fits counts alike (the player models read the other player's asks in two-player games only).")
         fit = self.model_fit
+        if "seats" in fit:
+            return self._model_text_seats(fit["seats"])
         seat, asks, weights = fit["seat"], fit["asks"], fit["weights"]
         head = f"Player model {self.model}: "
         if self.model != "auto":
@@ -407,6 +418,28 @@ class GoFishHint(Advice):
         many = f"{asks} asks fit" if asks != 1 else "one ask fits"
         return head + (f"seat {seat}'s {many} {parts}, so each deal counts by how likely those asks were "
                        "from such players, in those shares.")
+
+    def _model_text_seats(self, seats: list[dict]) -> str:
+        """:meth:`model_text` with three or more players: a clause per other seat (its recent
+        asks read, and the models' shares under ``auto``)."""
+        from .models import MODEL_WORDS  # noqa: PLC0415
+
+        head = f"Player model {self.model}: "
+        parts = []
+        for f in seats:
+            seat, n, weights = f["seat"], f["weighed"], f["weights"]
+            if not n:
+                parts.append(f"seat {seat} has no recent ask to read (asks are read back to its last unseen draw)")
+            elif self.model != "auto":
+                parts.append(f"seat {seat}'s {n} recent ask{'s' if n != 1 else ''} read as from "
+                             f"{MODEL_WORDS.get(self.model, self.model)}")
+            else:
+                order = sorted(weights, key=lambda m: -weights[m])
+                many = f"{n} recent asks fit" if n != 1 else "one recent ask fits"
+                parts.append(f"seat {seat}'s {many} "
+                             + _and([f"{MODEL_WORDS.get(m, m)} {chance(weights[m])}" for m in order]))
+        return head + "; ".join(parts) + (". Each deal counts by how likely those asks were from such players"
+                                          + (", in those shares." if self.model == "auto" else "."))
 
     def _render_asks(self, console: Console, verbose: bool) -> None:
         """The table of the best asks."""
@@ -504,7 +537,7 @@ class GoFishHint(Advice):
             return "·"
         if verbose:
             pm = ""
-            if se is not None and self.mode == "mcmc" and 0 < some < 1:
+            if se is not None and self.mode in SAMPLED and 0 < some < 1:
                 x = round(100 * se.get(0, 0.0))
                 pm = f" ± {x}" if x >= 1 else " ± <1"
             return f"{e:.2f} ({100 * some:.0f}%{pm})"
@@ -578,7 +611,12 @@ class GoFishHint(Advice):
         if known:
             console.print(f"Certain: {known}.")
         n = self.consistent_deals
-        if self.mode == "mcmc":
+        if self.mode == "weighted":
+            se = "" if self.stderr is None else \
+                f": each chance could be off by about {100 * self.stderr:.1f} points (one standard error)"
+            console.print("The chances were estimated from deals that fit what you have seen, sampled and weighed "
+                          "by the player model below" + se + ".")
+        elif self.mode == "mcmc":
             steps = (self.sampling or {}).get("steps")
             se = "" if self.stderr is None else \
                 f": each chance could be off by about {100 * self.stderr:.1f} points (one standard error)"
@@ -836,7 +874,7 @@ def _final_text(final: dict[str, Any], me: int) -> str:
 
 def _pct(belief: GoFishBelief, p: float) -> str:
     """``p`` in percent (:func:`chance`), marked as an estimate when the tracker sampled."""
-    return f"{'an estimated ' if belief.mode == 'mcmc' else ''}{chance(p)}"
+    return f"{'an estimated ' if belief.mode in SAMPLED else ''}{chance(p)}"
 
 
 def _reason(belief: GoFishBelief, t: int, r: str, p: float) -> tuple[str, str]:

@@ -36,7 +36,7 @@ which the ``peer`` model's memory-based features explain less well.
 
 Models (:data:`MODELS`, the default first):
 
-* ``auto`` (the default): the other player is weighed by every model of :data:`AUTO_MODELS`
+* ``auto`` (the default): each other player is weighed by every model of :data:`AUTO_MODELS`
   (``peer``, ``belief``, and ``random``: every rank it holds equally likely), each by how
   well it explains the other player's asks so far: a Bayesian mixture, the posterior of the
   deal under each model weighted by that model's marginal likelihood of the asks (equal prior
@@ -49,9 +49,17 @@ Models (:data:`MODELS`, the default first):
   ``giver``; the fitted models leave the hand-over a fact: ``peer`` and ``belief`` hand over a
   public card first, which the public memory already shows).
 
-The models apply where the exact joint filter answers with **two players**; with three or
-more (the draw engine) the answer is the constraint-only one whatever the model, and the
-output says so (:attr:`~.belief.GoFishBelief.model_used`).
+With **two players** the models weigh every consistent deal exactly, inside the joint filter.
+With **three or more** the choice is of a target as well as a rank: :func:`pair_features`
+computes the same features per target, with ``peer``'s comparisons (its certain hits, its
+plausible guesses, the rank it holds most) taken across every target's asks, and the fitted
+weights (two-player fits) score every ``(target, rank)`` ask; ``random`` is every such ask
+alike. The tracker then applies them by a tractable approximation
+(:meth:`~.belief.GoFishBelief._reweigh`): deals drawn from the constraint-only posterior are
+weighed by each other seat's likelihood of its recent asks (those since its second-to-last
+unseen draw: the holdings at such an ask follow from the deal's holdings now and the public
+events since, with the one unseen draw summed over its rank), ``auto`` mixing the models per
+seat. The answer is then sampled, with standard errors, and says so.
 """
 
 from __future__ import annotations
@@ -96,6 +104,8 @@ class AskContext:
         suits: cards of a rank.
         others_lo: cards of each rank publicly known to be with seats other than the asker
             and the target (0 with two players).
+        others_free: the cards of seats other than the asker and the target not publicly
+            accounted for (0 with two players; ``peer``'s count of unlocated cards includes them).
     """
     asker: int
     target: int
@@ -107,6 +117,7 @@ class AskContext:
     shown: np.ndarray
     suits: int
     others_lo: np.ndarray
+    others_free: int = 0
 
 
 def ask_context(memory: Any, state: Any, asker: int, target: int, shown: set[str]) -> AskContext:
@@ -119,13 +130,16 @@ def ask_context(memory: Any, state: Any, asker: int, target: int, shown: set[str
     lo = np.array([memory.lo[target][r] for r in ranks], dtype=np.int64)
     lacks = np.array([memory.lacks[target].get(r, -1) for r in ranks], dtype=np.int64)
     others = np.zeros(len(ranks), dtype=np.int64)
+    others_free = 0
     for s in range(state.players):
         if s not in (asker, target):
-            others += np.array([memory.lo[s][r] for r in ranks], dtype=np.int64)
+            row = np.array([memory.lo[s][r] for r in ranks], dtype=np.int64)
+            others += row
+            others_free += max(0, int(state.sizes[s]) - int(row.sum()))
     booked = np.array([r in state.book_at for r in ranks], dtype=bool)
     sh = np.array([r in shown for r in ranks], dtype=bool)
     return AskContext(asker, target, lo, lacks, int(state.sizes[target]), int(state.stock_count), booked, sh,
-                      int(state.nsuits), others)
+                      int(state.nsuits), others, others_free)
 
 
 def ask_features(ctx: AskContext, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -183,6 +197,100 @@ def log_likelihood(model: ChoiceModel, ctx: AskContext, counts: np.ndarray, rank
     m = np.where(np.isfinite(m), m, 0.0)
     lse = m[:, 0] + np.log(np.exp(z - m).sum(axis=1))
     return np.where(opts[:, rank_index], z[:, rank_index] - lse, -np.inf)
+
+
+def _target_parts(ctx: AskContext, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(known, may, chance, opts)`` of every ask at ``ctx.target`` per row of holdings ``h``
+    (``(rows, ranks)``): the per-target part of :func:`ask_features`."""
+    opts = h >= 1
+    S = ctx.suits
+    free = max(0, ctx.size - int(ctx.lo.sum()))
+    located = h + ctx.lo[None, :] + ctx.others_lo[None, :]
+    known = (ctx.lo > 0)[None, :] & (ctx.size > 0) & opts
+    may = np.where(ctx.lacks >= 0, np.minimum(free, ctx.lacks), free)[None, :].repeat(len(h), axis=0)
+    may = np.where(ctx.booked[None, :] | (located >= S) | (ctx.size == 0), 0, may)
+    U = ctx.stock + free + ctx.others_free
+    u = S - located
+    frac = np.clip(u / U, 0.0, 1.0) if U > 0 else np.zeros_like(u, dtype=float)
+    chance = np.where((may > 0) & (u > 0) & (U > 0), 1.0 - (1.0 - frac) ** may, 0.0)
+    chance = np.where(known, 1.0, chance)
+    return known, may, chance, opts
+
+
+def pair_features(ctxs: list[AskContext], counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The features of every ask ``(target, rank)`` the asker could make with three or more
+    players: one :class:`AskContext` per target it could ask (a seat holding cards), for every
+    row of hypothetical holdings.
+
+    The features are those of :func:`ask_features` computed per target, with the comparisons
+    across asks (``known_most``, ``plausible``, ``most``) taken over **every** target's asks:
+    ``peer`` picks its certain hit, or its plausible guess, among all players' asks. With one
+    target they equal :func:`ask_features`'s (a test checks it). An approximation: the
+    weights were fitted on two-player asks, where the choice is of a rank only.
+
+    Args:
+        ctxs: the public facts at the ask, one per candidate target (the same asker).
+        counts: the asker's cards of each rank, ``(rows, ranks)``.
+
+    Returns:
+        ``(features, options)``: ``(rows, targets * ranks, len(ASK_FEATURES))`` floats and the
+        bool ``(rows, targets * ranks)`` mask of the asks it could make (target-major order).
+    """
+    h = np.asarray(counts, dtype=np.int64)
+    parts = [_target_parts(c, h) for c in ctxs]
+    known = np.stack([p[0] for p in parts], axis=1)          # (rows, T, R)
+    may = np.stack([p[1] for p in parts], axis=1)
+    chance = np.stack([p[2] for p in parts], axis=1)
+    opts = np.stack([p[3] for p in parts], axis=1)
+    hh = np.broadcast_to(h[:, None, :], known.shape)
+    guess = opts & ~known & (may > 0)
+    best = np.where(guess, chance, 0.0).max(axis=(1, 2), keepdims=True)
+    plausible = guess & (chance >= PLAUSIBLE * best - 1e-12)
+    most = plausible & (hh == np.where(plausible, hh, 0).max(axis=(1, 2), keepdims=True))
+    known_most = known & (hh == np.where(known, hh, 0).max(axis=(1, 2), keepdims=True))
+    shown = np.stack([c.shown for c in ctxs], axis=0)[None]
+    feats = np.zeros(known.shape + (len(ASK_FEATURES),))
+    feats[..., 0] = known
+    feats[..., 1] = known_most
+    feats[..., 2] = plausible
+    feats[..., 3] = np.where(plausible, hh, 0)
+    feats[..., 4] = most
+    feats[..., 5] = most & shown
+    feats[..., 6] = chance
+    feats[..., 7] = opts & ~known & (may == 0)
+    n, T, R = known.shape
+    return feats.reshape(n, T * R, len(ASK_FEATURES)), opts.reshape(n, T * R)
+
+
+def pair_log_likelihood(model: ChoiceModel, ctxs: list[AskContext], counts: np.ndarray, target_index: int,
+                        rank_index: int) -> np.ndarray:
+    """``log P(the asker asks ctxs[target_index].target for rank rank_index | its holdings)``
+    per row of ``counts`` (three or more players: the choice is of a target and a rank; see
+    :func:`pair_features`). ``random``/``uniform``: every ask of a rank it holds at a seat
+    holding cards alike. ``-inf`` where it holds none of the rank."""
+    return pair_log_likelihoods({"m": model}, ctxs, counts, target_index, rank_index)["m"]
+
+
+def pair_log_likelihoods(models: dict[str, ChoiceModel], ctxs: list[AskContext], counts: np.ndarray,
+                         target_index: int, rank_index: int) -> dict[str, np.ndarray]:
+    """:func:`pair_log_likelihood` under every model of ``models`` (by name), the features
+    computed once."""
+    feats, opts = pair_features(ctxs, counts)
+    j = target_index * len(ctxs[0].lo) + rank_index
+    return {name: _pair_ll(m, feats, opts, j) for name, m in models.items()}
+
+
+def _pair_ll(model: ChoiceModel, feats: np.ndarray, opts: np.ndarray, j: int) -> np.ndarray:
+    if isinstance(model, UniformChoice):
+        n = opts.sum(axis=1)
+        return np.where(opts[:, j], -np.log(np.maximum(n, 1)), -np.inf)
+    z = feats @ np.asarray(model.weights, dtype=float)
+    z = np.where(opts, z, -np.inf)
+    m = z.max(axis=1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):   # rows without an option: -inf
+        lse = m[:, 0] + np.log(np.exp(z - m).sum(axis=1))
+        return np.where(opts[:, j], z[:, j] - lse, -np.inf)
 
 
 def load(name: str) -> ChoiceModel:
@@ -286,4 +394,4 @@ def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer
 
 
 __all__ = ["ASK_FEATURES", "AUTO_MODELS", "AskContext", "MODELS", "MODEL_WORDS", "ShownRanks", "ask_context", "ask_features", "fit_ask_model",
-           "load", "log_likelihood"]
+           "load", "log_likelihood", "pair_features", "pair_log_likelihood", "pair_log_likelihoods"]

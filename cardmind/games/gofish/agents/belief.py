@@ -80,7 +80,8 @@ class GoFishBeliefAgent(Agent):
             setting before the compact sum).
         model: the tracker's player model (:mod:`..models`): ``"peer"`` (default) weighs the
             consistent deals by the fitted likelihood of the other player's asks (two
-            players; with more the tracker's answer is the uniform one), ``"uniform"`` counts
+            players; with more the player counts the deals alike, as before: the tracker's
+            reweighting by the models is sampled and slower), ``"uniform"`` counts
             them alike, ``"auto"`` mixes ``peer`` and ``random`` by how well each explains
             the asks (the tracker's default, used by the advice; about twice the filter's
             work), ``"random"`` weighs them as a random asker's.
@@ -253,7 +254,9 @@ class GoFishBeliefAgent(Agent):
     def _new_tracker(self, seed: int) -> GoFishBelief:
         """A tracker of this seat's view before any event, with the player's settings."""
         st = self.settings
-        t = GoFishBelief(self.options, self.seat, self.header["hand"], seed=seed, model=str(st["model"]),
+        # three or more players: the constraint-only count (the models' reweighting samples)
+        model = str(st["model"]) if self.options["players"] == 2 else "uniform"
+        t = GoFishBelief(self.options, self.seat, self.header["hand"], seed=seed, model=model,
                          steps=int(st["steps"]), block=int(st["block"]),
                          exchanges=int(st["exchanges"]), record_block=int(st["record_block"]),
                          exact_free=int(st["exact_free"]), enum_nodes=int(st["enum_nodes"]),

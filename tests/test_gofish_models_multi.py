@@ -1,0 +1,308 @@
+"""The Go Fish player models with three or more players (:func:`models.pair_features`,
+:meth:`GoFishBelief._reweigh`): the features of an ask of a target and a rank follow ``peer``'s
+rule and reduce to the two-player ones with one target; the tracker's reweighted holdings equal
+a brute force over every consistent deal weighed by the model's likelihood of the asks it reads
+(a tiny three-player deck); ``auto`` reads who is playing, differs from ``uniform`` where the
+asks reveal something, and the advice says which model it uses for whom."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from cardmind.agents import resolve_agent
+from cardmind.agents.match import play_game
+from cardmind.core import get_game
+from cardmind.errors import IllegalAction
+from cardmind.games.gofish import models
+from cardmind.games.gofish.agents.peer import GoFishPeerAgent
+from cardmind.games.gofish.belief import GoFishBelief
+from cardmind.games.gofish.notation import Ask
+from cardmind.games.gofish.rules import deck_cards, game_ranks
+
+GAME = get_game("gofish")
+
+
+def _peer_asks(players: int, seed: int, options: dict | None = None):
+    """Every ask of a game of ``peer`` players with more than one option: ``(contexts per
+    target, target index, rank index, the asker's counts, the memory, the asker)``."""
+    rng = np.random.default_rng(seed)
+    state, header = GAME.initial_state({"players": players, **(options or {})}, rng)
+    opts = state.options
+    mem = GoFishPeerAgent(GAME, 0, opts, GAME.observer_header(header, 0))
+    mem.common = True
+    shown = models.ShownRanks(players, opts["give"] == "all")
+    agents = [GoFishPeerAgent(GAME, s, opts, GAME.observer_header(header, s)) for s in range(players)]
+    prng = [np.random.default_rng([seed, s]) for s in range(players)]
+    out = []
+    for _ in range(3000):
+        if state.is_over():
+            break
+        seat = state.to_move()
+        action = agents[seat].act(prng[seat])
+        if isinstance(action, Ask):
+            st = mem.state
+            targets = [t for t in range(players) if t != seat and st.sizes[t] > 0]
+            ctxs = [models.ask_context(mem, st, seat, t, shown.shown[seat]) for t in targets]
+            counts = np.zeros((1, len(state.ranks)), dtype=np.int64)
+            for c in state.hands[seat]:
+                counts[0, state.ranks.index(c[0])] += 1
+            out.append((ctxs, targets.index(action.target), state.ranks.index(action.rank), counts,
+                        {r: int(counts[0, i]) for i, r in enumerate(state.ranks)}, seat))
+        events = state.apply_action(action)
+        notice = state.pending_notice()
+        if notice is not None:
+            for s in range(players):
+                agents[s].notice(dict(notice))
+            mem.notice(dict(notice))
+        for ev in events:
+            for s in range(players):
+                agents[s].observe(state.redact(ev, s))
+            mem.observe(state.redact(ev, 0))
+            shown.observe(state.redact(ev, 0))
+    return out, mem
+
+
+def test_pair_features_with_one_target_are_the_two_player_features():
+    """With one target (two players) the features and options of every ask equal
+    :func:`models.ask_features`'s, and the pair likelihood equals :func:`models.log_likelihood`."""
+    asks, _ = _peer_asks(2, 3)
+    assert len(asks) > 10
+    peer = models.load("peer")
+    for ctxs, ti, ri, counts, _mine, _seat in asks:
+        assert len(ctxs) == 1 and ti == 0
+        rows = np.concatenate([counts, np.maximum(counts - 1, 0)])
+        f1, o1 = models.ask_features(ctxs[0], rows)
+        f2, o2 = models.pair_features(ctxs, rows)
+        assert np.array_equal(o1, o2) and np.allclose(f1, f2, rtol=0, atol=1e-12)
+        for m in (peer, models.load("random")):
+            a = models.log_likelihood(m, ctxs[0], rows, ri)
+            b = models.pair_log_likelihood(m, ctxs, rows, 0, ri)
+            assert np.allclose(np.nan_to_num(a, neginf=-1e9), np.nan_to_num(b, neginf=-1e9), atol=1e-12)
+
+
+def test_pair_features_follow_peers_rule_with_four_players():
+    """In a four-player game of ``peer`` players, at every ask: the ``chance`` feature of every
+    (target, rank) equals the ``peer`` rule's own estimate (:meth:`GoFishPeerAgent.hit_chance`,
+    by a memory of the public events, from the asker's real hand); the ask made is a certain
+    one where one exists, else a plausible guess of the rank held most; the pair likelihoods
+    sum to 1; and the fitted model gives the ask made far more than a random choice does."""
+    asks, _ = _peer_asks(4, 5)
+    assert len(asks) > 30
+    peer, rnd = models.load("peer"), models.load("random")
+    gain = []
+    for ctxs, ti, ri, counts, _mine, _seat in asks:
+        feats, opts = models.pair_features(ctxs, counts)
+        R = counts.shape[1]
+        j = ti * R + ri
+        assert opts[0, j]
+        F = {n: feats[0, :, k] for k, n in enumerate(models.ASK_FEATURES)}
+        if (F["known"] * opts[0]).any():
+            assert F["known"][j] == 1
+        elif (F["plausible"] * opts[0]).any():
+            assert F["plausible"][j] == 1 and F["most"][j] == 1
+        total = sum(np.exp(models.pair_log_likelihood(peer, ctxs, counts, t, r))[0]
+                    for t in range(len(ctxs)) for r in range(R) if opts[0, t * R + r])
+        assert abs(total - 1) < 1e-9
+        gain.append(models.pair_log_likelihood(peer, ctxs, counts, ti, ri)[0]
+                    - models.pair_log_likelihood(rnd, ctxs, counts, ti, ri)[0])
+    assert np.mean(gain) > 1.0
+
+
+def test_pair_chance_is_peers_estimate():
+    """The ``chance`` feature of every (target, rank) of a four-player ask is what ``peer``
+    estimates (its ``hit_chance``, with the memory's public facts and the asker's hand)."""
+    rng = np.random.default_rng(8)
+    state, header = GAME.initial_state({"players": 4}, rng)
+    agents = [GoFishPeerAgent(GAME, s, state.options, GAME.observer_header(header, s)) for s in range(4)]
+    shown = models.ShownRanks(4, state.options["give"] == "all")
+    prng = [np.random.default_rng([8, s]) for s in range(4)]
+    checked = 0
+    for _ in range(400):
+        if state.is_over():
+            break
+        seat = state.to_move()
+        action = agents[seat].act(prng[seat])
+        if isinstance(action, Ask):
+            ag = agents[seat]
+            mine = ag._my_counts()
+            targets = [t for t in range(4) if t != seat and ag.state.sizes[t] > 0]
+            ctxs = [models.ask_context(ag, ag.state, seat, t, shown.shown[seat]) for t in targets]
+            counts = np.array([[mine.get(r, 0) for r in state.ranks]])
+            feats, opts = models.pair_features(ctxs, counts)
+            k = models.ASK_FEATURES.index("chance")
+            for ti, t in enumerate(targets):
+                for ri, r in enumerate(state.ranks):
+                    if opts[0, ti * len(state.ranks) + ri]:
+                        assert abs(feats[0, ti * len(state.ranks) + ri, k] - ag.hit_chance(t, r, mine)) < 1e-12
+                        checked += 1
+        events = state.apply_action(action)
+        notice = state.pending_notice()
+        if notice is not None:
+            for s in range(4):
+                agents[s].notice(dict(notice))
+        for ev in events:
+            for s in range(4):
+                agents[s].observe(state.redact(ev, s))
+            shown.observe(state.redact(ev, 0))
+    assert checked > 100
+
+
+def _bruteforce(options: dict, observer: int, hand: list, events: list, reads: dict, model) -> tuple:
+    """``(total weight, {(seat or "stock", rank): {count: weight}})`` over every consistent
+    deal of the record (three players), each weighed by ``model``'s likelihood of the asks of
+    ``reads`` (event index -> (contexts, target index, rank index)) from the asker's hand at
+    the ask in that deal."""
+    opts = GAME.parse_options(options)
+    n, H = opts["players"], opts["hand"]
+    ranks = game_ranks(opts)
+    unknown = [c for c in deck_cards(opts) if c not in hand]
+    others = [s for s in range(n) if s != observer]
+    total = 0.0
+    hold: dict = {}
+
+    def replay(st, L: int, w: float) -> None:
+        nonlocal total
+        if L == len(events):
+            total += w
+            for r in ranks:
+                for s in range(n):
+                    hold.setdefault((s, r), Counter())[sum(1 for c in st.hands[s] if c[0] == r)] += w
+                hold.setdefault(("stock", r), Counter())[sum(1 for c in st.stock if c[0] == r)] += w
+            return
+        ev = events[L]
+        if L in reads:
+            ctxs, ti, ri = reads[L]
+            counts = np.array([[sum(1 for c in st.hands[ev["asker"]] if c[0] == r) for r in ranks]])
+            w = w * float(np.exp(models.pair_log_likelihood(model, ctxs, counts, ti, ri)[0]))
+        if ev["type"] == "draw":
+            for card in ([ev["card"]] if ev["card"] is not None else list(st.stock)):
+                if card not in st.stock:
+                    continue
+                st2 = st.copy()
+                st2.stock.remove(card)
+                st2.stock.insert(0, card)
+                step(st2, dict(ev, card=card), ev, L, w)
+            return
+        full = dict(ev)
+        if ev["type"] == "book" and ev["rank"] is None:
+            p = ev["player"]
+            if st.opening:
+                if not st.unlaid[p]:
+                    return
+                full["rank"] = st.unlaid[p][0]
+            else:
+                cnt = Counter(c[0] for c in st.hands[p])
+                full_ranks = [r for r, k in cnt.items() if k == opts["suits"]]
+                if len(full_ranks) != 1:
+                    return
+                full["rank"] = full_ranks[0]
+        step(st.copy(), full, ev, L, w)
+
+    def step(st, full: dict, ev: dict, L: int, w: float) -> None:
+        try:
+            st.apply_event(full)
+        except IllegalAction:
+            return
+        if st.redact(full, observer) != ev:
+            return
+        replay(st, L + 1, w)
+
+    for a in combinations(unknown, H):
+        rest1 = [c for c in unknown if c not in a]
+        for b in combinations(rest1, H):
+            rest = sorted(c for c in rest1 if c not in b)
+            allh = {observer: list(hand), others[0]: list(a), others[1]: list(b)}
+            try:
+                st = GAME.new_state(opts, {"hands": [allh[s] for s in range(n)], "stock": rest})
+            except IllegalAction:
+                continue
+            replay(st, 0, 1.0)
+    return total, hold
+
+
+@pytest.mark.parametrize("seed", [6, 8])
+def test_reweighted_holdings_against_bruteforce(seed, monkeypatch):
+    """Three players, a tiny deck (5 ranks of 3 suits, 3 cards dealt), model ``peer``, the asks
+    read back to the last unseen draw (``MODEL_DRAWS = 0``: the holdings at the ask are then
+    known exactly from a deal's holdings now): at several prefixes the tracker's reweighted
+    holdings equal the brute force's weighted ones within 5 of their standard errors (20000
+    sampled deals), and differ from the uniform ones by more than 10 points somewhere."""
+    monkeypatch.setattr(GoFishBelief, "MODEL_DRAWS", 0)
+    monkeypatch.setattr(GoFishBelief, "MODEL_WORLDS", 20000)
+    opts = {"players": 3, "ranks": 5, "suits": 3, "hand": 3}
+    res = play_game(GAME, opts, [resolve_agent("peer", GAME)] * 3, np.random.default_rng(seed),
+                    [np.random.default_rng([seed, k]) for k in range(3)], max_actions=300)
+    view = res.record.for_seat(0)
+    evs = view.events
+    compared, differed = 0, 0.0
+    for L in (4, 6, 8, 10):
+        t = GoFishBelief(view.options, 0, view.header["hand"], model="peer")
+        u = GoFishBelief(view.options, 0, view.header["hand"], model="uniform")
+        for ev in evs[:L]:
+            t.observe(ev)
+            u.observe(ev)
+        got = t.holdings()
+        reads = {i: (ctxs, ti, ri) for i, _a, ctxs, ti, ri, _b, _d in t._usable_asks()}
+        if not reads:
+            continue
+        assert t.mode == "weighted" and t.model_used == "peer"
+        total, hold = _bruteforce(view.options, 0, view.header["hand"], evs[:L], reads, models.load("peer"))
+        se = t.holdings_stderr()
+        uh = u.holdings()
+        for (s, r), c in hold.items():
+            if s == 0 or r not in got.get(s, {}):
+                continue
+            for k, w in c.items():
+                want = w / total
+                have = got[s][r].get(k, 0.0)
+                assert abs(have - want) <= 5 * se[s][r].get(k, 0.0) + 1e-9, (L, s, r, k, have, want)
+                differed = max(differed, abs(want - uh[s][r].get(k, 0.0)))
+        compared += 1
+    assert compared >= 1 and differed > 0.1
+
+
+def test_auto_reads_who_is_playing_with_four_players():
+    """Four players, full deck: two thirds into a game of ``peer`` players ``auto`` gives most
+    weight to ``peer`` for (all but at most one of) the other seats whose recent asks it reads,
+    and in a game of ``random`` players to ``random``; its chances differ from the uniform ones
+    (by more than 2 points somewhere at a third, half or two thirds of the game) and carry
+    standard errors; the output names the model per seat."""
+    from rich.console import Console
+
+    from cardmind.hints import hint_for
+
+    for kind in ("peer", "random"):
+        res = play_game(GAME, {"players": 4}, [resolve_agent(kind, GAME)] * 4, np.random.default_rng(21),
+                        [np.random.default_rng([21, k]) for k in range(4)])
+        view = res.record.for_seat(0)
+        gap = 0.0
+        for frac in (3, 2, 1.5):   # a third, half and two thirds of the game
+            L = int(len(view.events) / frac)
+            t = GoFishBelief(view.options, 0, view.header["hand"])
+            u = GoFishBelief(view.options, 0, view.header["hand"], model="uniform")
+            for ev in view.events[:L]:
+                t.observe(ev)
+                u.observe(ev)
+            gap = max(gap, max(abs(t.p_holds(s, r) - u.p_holds(s, r)) for s in (1, 2, 3) for r in t.ranks))
+        assert gap > 0.02
+        assert t.model == "auto" and t.model_used == "auto" and t.mode == "weighted"
+        fit = t.model_fit["seats"]
+        read = [f for f in fit if f["weighed"]]
+        assert [f["seat"] for f in fit] == [1, 2, 3] and read
+        for f in read:
+            assert abs(sum(f["weights"].values()) - 1) < 1e-9
+        tops = [max(f["weights"], key=f["weights"].get) for f in read]
+        assert sum(x == kind for x in tops) >= max(1, len(read) - 1), (kind, fit)
+        assert t.stderr is not None and t.holdings_stderr() is not None
+        advice = hint_for(t)
+        buf = io.StringIO()
+        advice.render(Console(file=buf, width=140, force_terminal=False), view)
+        text = " ".join(buf.getvalue().split())
+        assert "Player model auto: seat 1" in text and "seat 3's" in text, text
+        assert "(sampled)" in text or t.stderr < 1e-9
+        assert advice.to_json()["model_fit"]["seats"][0]["seat"] == 1
