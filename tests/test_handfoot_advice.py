@@ -250,7 +250,6 @@ def test_between_hands_the_advice_gives_the_scores_not_the_play(tmp_path):
 
 
 def test_why_says_in_words_what_the_numbers_are():
-    rec = read_record(SHORT)
     seen = 0
     for seat, i, state, advice in advices(every=23):
         advice.more = "why"

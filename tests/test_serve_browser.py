@@ -202,7 +202,9 @@ def _download(driver, button_sel) -> Path:
 
 def _same_words(page: str, cli: str) -> None:
     """The page's advice is the CLI's output (trailing blanks aside)."""
-    norm = lambda s: "\n".join(line.rstrip() for line in s.strip().splitlines())
+    def norm(s: str) -> str:
+        return "\n".join(line.rstrip() for line in s.strip().splitlines())
+
     assert norm(page) == norm(cli)
 
 
@@ -458,8 +460,12 @@ def test_play_out_of_turn_claims(server, browser):
     _wait(d, lambda d: len(_css(d, "#play-seats select")) == 6, what="the seats")
     _set_input(d, _css(d, "#play-delay")[0], 0)
     _css(d, "#play-start")[0].click()
-    mode = lambda d: _css(d, "#play-status")[0].get_attribute("data-mode")
-    turn = lambda d: int(_css(d, "#play-status")[0].get_attribute("data-turn") or 0)
+    def mode(d):
+        return _css(d, "#play-status")[0].get_attribute("data-mode")
+
+    def turn(d):
+        return int(_css(d, "#play-status")[0].get_attribute("data-turn") or 0)
+
     _wait(d, lambda d: mode(d) == "turn", what="your turn")
     _css(d, "#coach-always")[0].click()  # the coach on every turn, unasked
     _wait(d, lambda d: _text(d, "#coach-text").startswith("Literature: seat 0's view"), what="the coach, unasked")

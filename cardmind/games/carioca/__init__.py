@@ -21,6 +21,7 @@ from .notation import Discard, GoDown, LayOff, Pass, Steal, Take
 from .rules import (CONTRACTS, OPTION_SPECS, card_points, check_options, deck_cards, deck_counts, hand_cards,
                     sort_hand)
 from .state import CariocaState, complete_state, deal_hand
+from .view import table_view as _table_view
 
 
 class CariocaGame(Game):
@@ -34,7 +35,7 @@ class CariocaGame(Game):
     ``hand`` and ``up``. Later hands begin with a ``deal`` event.
     """
 
-    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+    table_view = _table_view  # Game.table_view: the table as a seat sees it (view.py)
 
     name = "carioca"
     hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),)

@@ -22,6 +22,7 @@ from .notation import Ask, AskBook, Give, LayBooks
 from .rules import (OPTION_SPECS, check_options, deck_cards, game_ranks, game_suits, next_seat,
                     rank_cards, sort_hand, stock_size)
 from .state import GoFishState
+from .view import table_view as _table_view
 
 
 def _precision(text: str) -> float:
@@ -55,7 +56,7 @@ class GoFishGame(Game):
     ``hand`` only.
     """
 
-    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+    table_view = _table_view  # Game.table_view: the table as a seat sees it (view.py)
 
     name = "gofish"
     hint_params = (MAX_ASKS,)

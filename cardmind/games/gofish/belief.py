@@ -523,8 +523,6 @@ class GoFishBelief(Tracker):
         key = (len(self.events), self.settled)
         if self._multi_cache is not None and self._multi_cache[0] == key:
             return self._multi_cache[1]
-        from . import models as gofish_models  # noqa: PLC0415
-
         usable = self._usable_asks()
         names = list(self._multi)
         per_seat = {s: 0 for s in self.others}

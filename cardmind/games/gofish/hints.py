@@ -22,10 +22,10 @@ from rich.text import Text
 
 from ...hints import asks_only, turn_note
 from ...hints.words import Advice, article, big_number, chance
+from .belief import GoFishBelief, target_met
 
 #: the tracker's modes whose chances are sampled (``GoFishBelief.mode``)
 SAMPLED = ("mcmc", "weighted")
-from .belief import GoFishBelief, target_met
 
 #: how a card player names the ranks in the plural
 _PLURAL = {"T": "10s", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}

@@ -377,17 +377,16 @@ def fit_ask_model(games: int, seed: int = 0, players: int = 2, name: str = "peer
                 idx = np.flatnonzero(optmask[0])
                 if len(idx) > 1:
                     decisions.append((feats[0, idx], int(np.flatnonzero(idx == state.ranks.index(action.rank))[0])))
-            events = state.apply_action(action)
-            notice = state.pending_notice()
-            if notice is not None:
+            step = state.referee_step(action)     # the one referee step (cardmind.core.State)
+            if step.notice is not None:
                 for s in range(players):
-                    agents[s].notice(dict(notice))
-                mem.notice(dict(notice))
-            for ev in events:
+                    agents[s].notice(dict(step.notice))
+                mem.notice(dict(step.notice))
+            for i in range(len(step.events)):
                 for s in range(players):
-                    agents[s].observe(state.redact(ev, s))
-                mem.observe(state.redact(ev, 0))
-                shown.observe(state.redact(ev, 0))
+                    agents[s].observe(step.views[s][i])
+                mem.observe(step.views[0][i])
+                shown.observe(step.views[0][i])
     return SoftmaxChoice.fit(decisions, ASK_FEATURES, name=name,
                              source=f"{games} simulated {players}-player games of {kind} players"
                                     + (f" against {against}" if against != kind else "") + f" (seed {seed})")

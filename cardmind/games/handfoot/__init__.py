@@ -20,6 +20,7 @@ from . import notation
 from .notation import Answer, AskOut, Discard, Draw, LayOff, Meld, TakePile
 from .rules import OPTION_SPECS, check_options, deck_cards, deck_counter, sort_cards, teams_of
 from .state import HandFootState, check_deal
+from .view import table_view as _table_view
 
 
 def _card_lists(value: Any, what: str) -> list[list[str]]:
@@ -48,7 +49,7 @@ class HandFootGame(Game):
     ``deal`` event. A player's record carries ``observer`` and ``hand`` (its first hand).
     """
 
-    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+    table_view = _table_view  # Game.table_view: the table as a seat sees it (view.py)
 
     name = "handfoot"
     hint_params = (HintParam("max_asks", 10, "count", "how many discards to list"),

@@ -223,7 +223,6 @@ def check_feasible(st: Structure) -> None:
                 prev = need
             total_need[c] += prev
         items.sort()
-        cum = 0
         for k, deadline in enumerate(items, start=1):
             if k > sum(caps[:deadline]):
                 raise Contradiction(f"seat {ln.seat} played more cards than it can have held by then")
@@ -493,7 +492,6 @@ class ExactEngine:
     def _answer(self, usage_dist, count: int) -> Answer:
         st = self.st
         tokens: dict[str, dict[str, dict[int, Any]]] = {}
-        kinds_acc: dict[str, dict[str, dict[int, Any]]] = {}
         played = {ln.seat: ln.totals() for ln in st.lines}
         fcap = self.caps[self.free_index]
         for c, dist in usage_dist.items():
@@ -1401,7 +1399,7 @@ class HandFootBelief(Tracker):
     def _kinds_from_worlds(self, exact_tokens=None) -> dict[str, dict[str, dict[int, float]]]:
         """``{place: {kind: {count: probability}}}`` estimated from :meth:`worlds` (kinds sum
         several card types, whose joint the token marginals do not give)."""
-        st = self.structure()
+        self.structure()    # raises Contradiction when no deal fits
         ws = self.worlds()
         out: dict[str, dict[str, dict[int, float]]] = {}
         for w in ws:
@@ -1423,7 +1421,6 @@ class HandFootBelief(Tracker):
         """The belief object of ``cardmind belief --json`` (``docs/handfoot.md``, "Belief")."""
         ans = self.answer()
         st = self.state
-        own_team = st.teams[self.observer]
 
         def num(v):
             return float(v)

@@ -17,13 +17,14 @@ from .notation import check_card_seat_map
 from .notation import Ask, ChooseNext, Claim, Pass
 from .rules import OPTION_SPECS, deal_sizes, deck_cards, set_cards, set_names, set_of, team_of, team_seats
 from .state import LiteratureState
+from .view import table_view as _table_view
 
 
 class LiteratureGame(Game):
     """Literature for 6 or 8 players (rules.md options: ``players``, ``deck``,
     ``claim_any_time``, ``ask_own_card``, ``wrong_claim``, ``after_claim``)."""
 
-    from .view import table_view  # Game.table_view: the table as a seat sees it (view.py)
+    table_view = _table_view  # Game.table_view: the table as a seat sees it (view.py)
 
     name = "literature"
     hint_params = (MAX_ASKS,)
