@@ -926,7 +926,7 @@ def test_hint_and_belief_take_a_player_model():
     assert "uniform, peer" in msg and "'nobody'" in msg
     err(e, "bad_request", cmd="hint", session="p", params={"model": 3})
     ok(e, cmd="new", session="g", game="gofish", seat=0, hand=["2C", "3C", "4C", "5C", "6C", "7C"], agent=None)
-    assert ok(e, cmd="belief", session="g", params={"model": "peer"})["belief"]["model"] == "uniform"  # 2 players only
+    assert ok(e, cmd="belief", session="g", params={"model": "peer"})["belief"]["model"] == "peer"  # 3+ players too
     assert "uniform, peer" in err(e, "bad_request", cmd="belief", session="g", params={"model": "people"})["error"]["message"]
 
 

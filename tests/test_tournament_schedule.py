@@ -27,6 +27,9 @@ def test_free_for_all_and_self_declared_teams():
         def num_seats(self, options):
             return options["players"]
 
+        def teams(self, options):      # Game.teams: None for a free-for-all game (declared, not probed)
+            return None
+
     assert seat_teams(FakeGoFish(), {"players": 4}) is None
 
     class Partners(FakeGoFish):
