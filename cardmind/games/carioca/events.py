@@ -18,7 +18,6 @@ from .rules import (deck_cards, first_player, hand_cards,
 _EVENT_TYPES = ("take", "pass", "steal", "draw", "restock", "go_down", "lay_off", "discard", "hand_end", "deal")
 
 
-
 def deal_hand(options: dict, hand: int, rng: np.random.Generator) -> dict:
     """Shuffle the pack with ``rng`` and deal hand ``hand``: ``hand_cards`` cards to each
     seat round-robin from its first player, one card turned up, the rest the stock.

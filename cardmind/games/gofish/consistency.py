@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-
 from ...errors import Contradiction
-
 
 
 class ConsistencyChecks:

@@ -10,8 +10,6 @@ from typing import Any
 import numpy as np
 
 
-
-
 class ModelWeighing:
     """The player models' side of the Go Fish tracker with three or more players: the asks it can (a part of the state class, which derives from it)."""
 
