@@ -275,7 +275,7 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     _set_input(d, _css(d, "#play-seed")[0], 1)
     _css(d, "#play-start")[0].click()
 
-    turn, checked = 0, False
+    turn, checked, notices = 0, False, []
     clicked_cards = clicked_moves = 0
     while True:
         _wait(d, lambda d, turn=turn: _css(d, "#play-end")[0].is_displayed()
@@ -284,6 +284,11 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
         if _css(d, "#play-end")[0].is_displayed():
             break
         turn += 1
+        if _css(d, "#play-status")[0].get_attribute("data-notice"):
+            # a decision under way (a claim's choice of who plays next) is said in words
+            status = _text(d, "#play-status")
+            assert "choose" in status and "Your turn." not in status, status
+            notices.append(status)
         if _css(d, "#play-status")[0].get_attribute("data-mode") == "react":
             _css(d, "#play-go-on")[0].click()
             continue
@@ -312,6 +317,7 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
         if not moved:
             _css(d, "#play-advised")[0].click()
     assert checked, f"the game ended before your turn {coach_turn}"
+    print(game, "notices:", notices)
     assert clicked_cards + clicked_moves > 0
     result = _text(d, "#play-result")
     assert "Game over." in result and "Scores:" in result

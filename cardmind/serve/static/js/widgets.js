@@ -24,20 +24,56 @@ export function seatKeys(game) {
 
 export function words(key) { return key.replace(/_/g, " "); }
 
-// A compact description of an event or an action: its type, then its fields with seats named,
-// cards drawn as cards; `names[seat]` names the seats.
+// An event or an action in words: "seat 0 (you) asks seat 3 (peer) for Q♦: yes". The first
+// seat field is the subject (dropped for your own moves: `opts.skipSeat`), the type its verb;
+// other seats, cards and ranks need no key name; booleans read yes/no; lists of numbers are
+// separated, lists of card lists (per-seat hands) are labelled by seat. `names[seat]` names seats.
+const PREPOSITIONS = new Set(["to", "from", "at", "by", "with", "for", "into", "onto"]);
+const OUTCOMES = new Set(["success", "correct", "yes", "ok"]);
+const BARE = new Set(["card", "cards", "rank", "set", "melds", "assignment"]);
+
+// "ask" -> "asks", "go_down" -> "goes down", "lay_off" -> "lays off", "pickup" -> "picks up"
+export function verb(type) {
+  let ws = type.split("_");
+  if (ws.length === 1 && /^[a-z]+up$/.test(ws[0]) && ws[0].length > 4) ws = [ws[0].slice(0, -2), "up"];
+  const w = ws[0];
+  ws[0] = /(s|sh|ch|x|z|o)$/.test(w) ? w + "es" : /[^aeiou]y$/.test(w) ? w.slice(0, -1) + "ies" : w + "s";
+  return ws.join(" ");
+}
+
 export function describe(obj, game, names, opts = {}) {
   const sk = seatKeys(game);
-  const el = h("span", { class: "describe" }, h("b", {}, words(obj.type)));
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === "type") continue;
-    if (opts.skipSeat !== undefined && sk.has(k) && v === opts.skipSeat && Object.keys(obj).indexOf(k) === 1) continue;
-    el.append(" ", h("span", { class: "key" }, words(k) + ":"), " ", valueEl(v, sk.has(k), names));
+  const entries = Object.entries(obj).filter(([k]) => k !== "type");
+  // an action of yours (opts.skipSeat) starts with its actor, your seat, whatever its key
+  const first = entries[0];
+  const subject = opts.skipSeat !== undefined && first && first[1] === opts.skipSeat ? first
+    : entries.find(([k, v]) => sk.has(k) && Number.isInteger(v));
+  const el = h("span", { class: "describe" });
+  const own = subject && opts.skipSeat !== undefined && subject[1] === opts.skipSeat;
+  if (subject && !own) el.append(h("span", { class: "seat" }, seatName(names, subject[1])), " ", h("b", {}, verb(obj.type)));
+  else if (!(obj.type in obj)) el.append(h("b", {}, words(obj.type)));  // "next: seat 2" reads "seat 2 plays next"
+  const asked = obj.type === "ask";
+  for (const [k, v] of entries) {
+    if (subject && k === subject[0]) continue;
+    const isSeat = sk.has(k);
+    if (isSeat && k === "next") { el.append(el.childNodes.length ? ", " : "", valueEl(v, true, names), " plays next"); continue; }
+    if (typeof v === "boolean") {
+      el.append(OUTCOMES.has(k) ? ": " : `, ${words(k)}: `, h("b", {}, v ? "yes" : "no"));
+      continue;
+    }
+    el.append(" ");
+    if (isSeat && PREPOSITIONS.has(k)) el.append(k + " ");
+    else if (!isSeat && (BARE.has(k) || (asked && (k === "card" || k === "rank")))) {
+      if (asked && (k === "card" || k === "rank")) el.append("for ");
+    } else if (!isSeat) el.append(h("span", { class: "key" }, words(k)), " ");
+    el.append(valueEl(v, isSeat, names));
   }
   return el;
 }
 
 export function seatName(names, s) { return names && names[s] !== undefined ? names[s] : `seat ${s}`; }
+
+const sep = (items, by = ", ") => items.flatMap((x, i) => (i ? [by, x] : [x]));
 
 function valueEl(v, isSeat, names) {
   if (v === null) return h("i", {}, isSeat ? "nobody" : "hidden");
@@ -47,7 +83,12 @@ function valueEl(v, isSeat, names) {
   if (isRank(v)) return h("span", { class: "rank" }, rankLabel(v) + "s");
   if (Array.isArray(v)) {
     if (v.length === 0) return "none";
-    return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+    if (v.every((x) => Array.isArray(x) || x === null)) {  // a list per seat (hands)
+      return h("span", { class: "per-seat" }, sep(v.map((x, i) => h("span", { class: "pair" }, seatName(names, i) + ": ", valueEl(x, false, names))), "; "));
+    }
+    if (v.every((x) => typeof x === "number")) return h("span", { class: "numbers" }, v.join(", "));
+    if (v.every((x) => isCard(x) || x === null)) return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+    return h("span", { class: "list" }, sep(v.map((x) => valueEl(x, false, names))));
   }
   if (typeof v === "object") {
     const entries = Object.entries(v);
@@ -58,7 +99,7 @@ function valueEl(v, isSeat, names) {
       const rest = entries.filter(([k]) => k !== "cards").map(([, x]) => (typeof x === "object" ? JSON.stringify(x) : String(x)));
       return h("span", { class: "group" }, rest.length ? h("span", { class: "key" }, rest.join(" ") + " ") : null, valueEl(v.cards, false, names));
     }
-    return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, words(k) + " ", valueEl(x, false, names))));
+    return h("span", { class: "list" }, sep(entries.map(([k, x]) => h("span", { class: "pair" }, words(k) + " ", valueEl(x, false, names)))));
   }
   return String(v);
 }
