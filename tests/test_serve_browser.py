@@ -182,6 +182,13 @@ def _screenshot(driver, name: str) -> None:
     path.write_bytes(png)
 
 
+def _in_view(driver, sel) -> bool:
+    """Whether the element is (at least partly) inside the window, as a person sees it."""
+    return driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return r.bottom > 0 && r.top < window.innerHeight;", sel)
+
+
 def _cardmind(*args) -> str:
     out = subprocess.run([sys.executable, "-m", "cardmind", *args], cwd=ROOT, env=_env(),
                          capture_output=True, text=True, timeout=120, check=False)
@@ -321,6 +328,10 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     assert clicked_cards + clicked_moves > 0
     result = _text(d, "#play-result")
     assert "Game over." in result and "Scores:" in result
+    # the result line shows the game's own points, as the table's score does
+    table_scores = [el.text for el in _css(d, "#play-table .scores .pill")]
+    if table_scores:
+        assert [el.text for el in _css(d, "#play-result .pill")] == table_scores
     # the whole record: as many events as the history shows, and cardmind reads it
     path = _download(d, "#play-download")
     lines = path.read_text().splitlines()
@@ -384,6 +395,7 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
             _wait(d, lambda d, i=i: _css(d, "#table-advice")[0].get_attribute("data-events") == str(i + 1)
                   and _text(d, "#table-advice") != "thinking…", what=f"the advice after event {i + 1}")
             assert _text(d, "#table-error") == ""
+            assert _in_view(d, "#table-advice"), "the new advice is off-screen"
         assert len(_css(d, "#table-history li")) == len(events)
         d.execute_script("window.scrollTo(0, 0)")
         _screenshot(d, "serve-table.png")
@@ -395,6 +407,7 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         _css(d, "#table-fields .field[data-key='to'] button[data-value='1']")[0].click()
         _css(d, "#table-add")[0].click()
         _wait(d, lambda d: _text(d, "#table-error") != "", what="the error")
+        assert _in_view(d, "#table-error") and _in_view(d, "#table-add"), "the reason is not next to Add"
         assert len(_css(d, "#table-history li")) == len(events)
         # a claim's assignment: pick cards, then who holds each; the engine judges it
         _css(d, "#table-types button[data-type='claim']")[0].click()

@@ -281,7 +281,8 @@ export class Play {
     if (mine) {
       // the fields that tell your moves apart
       const fields = [...new Set(this.legal.flatMap((a) => Object.keys(a)))]
-        .filter((k) => k !== "type" && new Set(this.legal.map((a) => JSON.stringify(a[k]))).size > 1);
+        .filter((k) => k !== "type" && (new Set(this.legal.map((a) => JSON.stringify(a[k]))).size > 1
+          || (this.legal.length === 1 && this.legal[0][k] !== this.me)));
       const one = (k) => (k === "next" ? "who plays next" : this.legal.every((a) => isCard(a[k])) ? `the card to ${words(this.legal[0].type)}` : `the ${words(k)}`);
       what = fields.length ? `choose ${fields.map(one).join(" and ")}` : "choose your move";
     }
@@ -420,8 +421,12 @@ export class Play {
     const out = r.outcome || [];
     const mine = out[this.me];
     const verdict = mine === 1 ? "You won." : mine === 0.5 ? "A draw." : mine === 0 ? "You lost." : "";
+    // the game's own points (the view's scores, as the table shows them), else the result's
+    const shown = this.view && Array.isArray(this.view.scores) && this.view.scores.length
+      ? this.view.scores.map((sc) => `${sc.title} ${sc.points}`)
+      : (r.scores || []).map((x, i) => `${seatName(this.names, i)} ${x}`);
     end.querySelector("#play-result").replaceChildren(h("b", {}, `Game over. ${verdict}`), " Scores: ",
-      ...(r.scores || []).map((x, i) => h("span", { class: "pill" }, `${seatName(this.names, i)} ${x}`)));
+      ...shown.map((t) => h("span", { class: "pill" }, t)));
     this.root.querySelector("#play-status").textContent = `Game over. ${verdict}`;
   }
 

@@ -28,7 +28,14 @@ export class AtTable {
 
   get game() { return this.hello.games.find((g) => g.name === this.gameSel.value); }
 
-  error(msg) { this.root.querySelector("#table-error").textContent = msg; }
+  // an error shows where you look: next to "Add the event" while advising, under the setup before
+  error(msg) {
+    const live = !this.root.querySelector("#table-live").hidden;
+    const el = this.root.querySelector(live ? "#table-error" : "#table-setup-error");
+    this.root.querySelector(live ? "#table-setup-error" : "#table-error").textContent = "";
+    el.textContent = msg;
+    if (msg && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
+  }
 
   showSetup(on) {
     this.root.querySelector("#table-setup").hidden = !on;
@@ -157,6 +164,8 @@ export class AtTable {
     this.renderTypes();
     this.root.querySelector("#table-add").disabled = true;
     await this.refresh();
+    // the new advice is at the top: bring it into view (a phone's screen shows the bottom)
+    this.root.querySelector("#table-advice").parentElement.scrollIntoView({ block: "start" });
   }
 
   async undo() {

@@ -53,8 +53,12 @@ export function describe(obj, game, names, opts = {}) {
   if (subject && !own) el.append(h("span", { class: "seat" }, seatName(names, subject[1])), " ", h("b", {}, verb(obj.type)));
   else if (!(obj.type in obj)) el.append(h("b", {}, words(obj.type)));  // "next: seat 2" reads "seat 2 plays next"
   const asked = obj.type === "ask";
+  let before;
   for (const [k, v] of entries) {
     if (subject && k === subject[0]) continue;
+    const same = v && typeof v === "object" && JSON.stringify(v) === before;  // "actual" = "assignment"
+    before = JSON.stringify(v);
+    if (same) continue;
     const isSeat = sk.has(k);
     if (isSeat && k === "next") { el.append(el.childNodes.length ? ", " : "", valueEl(v, true, names), " plays next"); continue; }
     if (typeof v === "boolean") {
