@@ -468,6 +468,58 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
     _screenshot(d, "serve-review.png")
 
 
+def test_review_draws_every_belief_as_tables(server, browser, tmp_path):
+    """A contract rummy record's belief (chances per card and place, with the stock) is drawn as
+    tables, never as a JSON dump."""
+    d = browser
+    header, events = _engine_game("carioca", {"players": 3, "hands": 1}, seed=2, actions=8, seat=0)
+    path = _write_record(tmp_path / "carioca.jsonl", header, events)
+    _open(d, server, "review")
+    _css(d, "#review-file")[0].send_keys(str(path))
+    _css(d, "#review-end")[0].click()
+    _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == str(len(events))
+          and _text(d, "#review-advice") != "thinking…", what="the last position")
+    assert _text(d, "#review-error") == ""
+    assert not _css(d, "#review-belief pre"), "a JSON dump"
+    captions = [c.text for c in _css(d, "#review-belief table caption")]
+    assert any("at least one" in c for c in captions), captions
+    rows = _css(d, "#review-belief table:not(.facts) tr")
+    assert len(rows) > 10 and "%" in rows[1].text
+
+
+def test_review_says_what_is_wrong_with_a_file(server, browser, tmp_path):
+    """A file that is not a record gets one sentence saying what is wrong and on which line of
+    the file (counting blank lines), never a JavaScript message."""
+    d = browser
+    header, events = _engine_game("literature", {}, seed=5, actions=3, seat=1)
+    good = json.dumps(header) + "\n\n" + "".join(json.dumps(e) + "\n" for e in events)
+    cases = {
+        "empty.jsonl": ("\n", "empty"),
+        "garbage.jsonl": ("hello world\n", "line 1 is not a JSON object"),
+        "cut.jsonl": (good + '{"type": "ask", "ask', "line 6 is not a JSON object (is the file cut short?)"),
+        "wrong.jsonl": ('{"format": "something-else"}\n', "line 1 is not a record header: it names no game"),
+        "game.jsonl": ('{"game": "chess", "hand": []}\n', 'line 1 names the game "chess"'),
+        "notype.jsonl": (good + '{"card": "2C"}\n', "line 6 is not an event"),
+    }
+    _open(d, server, "review")
+    for name, (text, expected) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        _css(d, "#review-file")[0].send_keys(str(path))
+        _wait(d, lambda d, name=name: _text(d, "#review-error").startswith(f"{name}: "), 20, f"the error for {name}")
+        msg = _text(d, "#review-error")
+        assert expected in msg, msg
+        assert "undefined" not in msg and "JSON at position" not in msg and "valid JSON" not in msg, msg
+    # an event the engine refuses: the file's line of that event (blank line 2 counted)
+    bad = dict(events[1], asker=(events[1].get("asker", 0) + 3) % 6) if events[1]["type"] == "ask" else None
+    if bad is not None:
+        path = tmp_path / "refused.jsonl"
+        path.write_text(json.dumps(header) + "\n\n" + "".join(json.dumps(e) + "\n" for e in [events[0], bad, events[2]]))
+        _css(d, "#review-file")[0].send_keys(str(path))
+        _css(d, "#review-end")[0].click()
+        _wait(d, lambda d: _text(d, "#review-error").startswith("refused.jsonl, line 4: "), 60, "the refused event's line")
+
+
 def test_play_out_of_turn_claims(server, browser):
     """Under claim_any_time you may claim while another seat is on turn: the page stops for you
     with the claims you may make and a button to let play go on. (With the coach always on.)"""

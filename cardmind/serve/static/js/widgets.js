@@ -170,45 +170,73 @@ function probTable(caption, rows, cols, cell, names, colIsSeat) {
   return t;
 }
 
+// seats (digits) in order, then other places (the stock, a foot) by name
+const seatOrder = (a, b) => {
+  const da = /^\d+$/.test(a), db = /^\d+$/.test(b);
+  return da && db ? +a - +b : da ? -1 : db ? 1 : a.localeCompare(b);
+};
+
+// a fact of a belief: lists and flat objects read with separators, seats' keys named
+function factEl(v, names) {
+  if (isObj(v)) {
+    return h("span", {}, Object.entries(v).flatMap(([k, x], i) => [i ? "; " : "",
+      `${/^\d+$/.test(k) ? seatName(names, +k) : words(k)}: `, factEl(x, names)]));
+  }
+  if (Array.isArray(v) && v.length && v.every((x) => isCard(x))) return h("span", { class: "list" }, v.map((c) => cardEl(c, { small: true })));
+  if (Array.isArray(v)) return v.length ? v.join(", ") : "none";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return v === null ? "—" : String(v);
+}
+
 // A belief (the engine's `belief`) drawn without knowing the game: the number of consistent
 // deals; a table {row: {seat: P}} as rows of chances per seat (Literature's marginals); a
 // table {seat: {row: {count: P}}} as the chance that each seat holds at least one of each
-// row (Go Fish ranks, Hand and Foot cards); the rest as compact JSON.
+// row (Go Fish ranks, Hand and Foot cards); {row: {seat: {p_any}}} likewise; the other plain
+// fields as a table of facts (never a JSON dump).
 export function beliefEl(belief, names) {
   const box = h("div", { class: "belief" });
   if (!belief) return box;
   const big = belief.consistent_deals_str || belief.consistent_deals;
   if (big !== undefined && big !== null) box.append(h("div", {}, "Consistent deals: ", bigNumber(big)));
-  let drawn = false;
-  const isProb = (x) => isNum(x) && x >= 0 && x <= 1;
+  const drawnKeys = new Set();
+  const isProb = (x) => isNum(x) && x >= -1e-9 && x <= 1 + 1e-9;  // sums of floats: 1.0000000000000002
   const digits = (o) => Object.keys(o).every((k) => /^\d+$/.test(k));
   for (const [key, v] of Object.entries(belief)) {
     if (!isObj(v)) continue;
     const inner = Object.values(v);
     if (inner.every((r) => isObj(r) && Object.values(r).every(isProb))) {
       // {row: {seat: P}}
-      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort(seatOrder);
       box.append(probTable(words(key), Object.keys(v), cols, (row, c) => v[row][c], names, true));
-      drawn = true;
+      drawnKeys.add(key);
     } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && digits(d) && Object.values(d).every(isProb)))) {
       // {seat: {row: {count: P}}}: the chance of at least one
-      const seats = Object.keys(v).sort((a, b) => +a - +b);
+      const seats = Object.keys(v).sort(seatOrder);
       const rows = [...new Set(inner.flatMap((r) => Object.keys(r)))];
       const atLeastOne = (row, seat) => {
         const d = v[seat][row];
         return d === undefined ? undefined : 1 - (d["0"] || 0);
       };
       box.append(probTable(`${words(key)}: the chance of holding at least one`, rows, seats, atLeastOne, names, true));
-      drawn = true;
+      drawnKeys.add(key);
     } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && isProb(d.p_any)))) {
       // {row: {seat: {p_any, ...}}}
-      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort(seatOrder);
       const cell = (row, c) => (v[row][c] ? v[row][c].p_any : undefined);
       box.append(probTable(`${words(key)}: the chance of holding at least one`, Object.keys(v), cols, cell, names, true));
-      drawn = true;
+      drawnKeys.add(key);
     }
   }
-  if (!drawn) box.append(h("pre", { class: "json" }, JSON.stringify(belief, null, 1).slice(0, 4000)));
+  // the other fields that are plain facts (numbers, words, short lists, small flat objects) as a
+  // table of their own; deeper structures that no table above draws are left out
+  const scalar = (x) => x === null || ["string", "number", "boolean"].includes(typeof x);
+  const flat = (x) => scalar(x) || (Array.isArray(x) && x.length <= 60 && x.every(scalar));
+  const fact = (x) => flat(x) || (isObj(x) && Object.keys(x).length <= 16 && Object.values(x).every(flat));
+  const facts = Object.entries(belief).filter(([k, v]) => !drawnKeys.has(k) && !/^consistent_deals/.test(k) && fact(v));
+  if (facts.length) {
+    box.append(h("table", { class: "belief-table facts" }, h("caption", {}, "facts"),
+      facts.map(([k, v]) => h("tr", {}, h("th", {}, words(k)), h("td", {}, factEl(v, names))))));
+  }
   return box;
 }
 
