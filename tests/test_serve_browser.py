@@ -114,6 +114,7 @@ def browser(server):
     opts.add_argument(f"--user-data-dir={profile}")
     opts.add_argument("--window-size=1280,1000")
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    opts.set_capability("unhandledPromptBehavior", "accept")  # leaving a game under way asks
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
     driver.downloads = Path(downloads)
@@ -187,6 +188,12 @@ def _in_view(driver, sel) -> bool:
     return driver.execute_script(
         "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
         "return r.bottom > 0 && r.top < window.innerHeight;", sel)
+
+
+def _leaving_asks(driver) -> bool:
+    """Whether leaving the page would ask first (a beforeunload handler cancels the event)."""
+    return driver.execute_script("const e = new Event('beforeunload', {cancelable: true});"
+                                 "window.dispatchEvent(e); return e.defaultPrevented;")
 
 
 def _cardmind(*args) -> str:
@@ -327,6 +334,7 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     print(game, "notices:", notices)
     assert clicked_cards + clicked_moves > 0
     result = _text(d, "#play-result")
+    assert not _leaving_asks(d), "the game is over: leaving needs no question"
     assert "Game over." in result and "Scores:" in result
     # the result line shows the game's own points, as the table's score does
     table_scores = [el.text for el in _css(d, "#play-table .scores .pill")]
@@ -431,8 +439,44 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         assert len(_css(d, "#table-history li")) == len(events) - 1
         cli = _cardmind("hint", str(tmp_path / "table.jsonl"), "--upto", str(len(events)))
         _same_words(_text(d, "#table-advice"), cli)
+        # a reload keeps the game (its setup and events, in the browser's storage)
+        _open(d, server, "table")
+        _wait(d, lambda d: _text(d, "#table-restored") != "" and len(_css(d, "#table-history li")) == len(events) - 1
+              and _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1), what="the restored game")
+        assert _text(d, "#table-restored") == f"The game in progress was restored ({len(events) - 1} events)."
+        _same_words(_text(d, "#table-advice"), cli)
+        # start over: the setup again, nothing kept
+        _css(d, "#table-new")[0].click()
+        assert _css(d, "#table-setup")[0].is_displayed()
+        assert d.execute_script("return localStorage.getItem('cardmind.table')") is None
     finally:
         d.set_window_size(1280, 1000)
+
+
+def test_at_the_table_an_empty_card_list_is_a_choice(server, browser):
+    """A list of cards left empty (an ask answered with no cards) is an empty list, not a field
+    to fill in first; the engine takes the event."""
+    d = browser
+    header, _ = _engine_game("gofish", {"players": 3}, seed=3, actions=0, seat=0)
+    _open(d, server, "table")
+    if not _css(d, "#table-setup")[0].is_displayed():  # a game kept from before: start over
+        _css(d, "#table-new")[0].click()
+    _set_input(d, _css(d, "#table-game")[0], "gofish")
+    _set_input(d, _css(d, "#table-options [name=players]")[0], 3)
+    _wait(d, lambda d: len(_css(d, "#table-seat button")) == 3, what="the seats")
+    for c in header["hand"]:
+        _css(d, f"#table-deck [data-card='{c}']")[0].click()
+    _css(d, "#table-start")[0].click()
+    _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == "0", what="the first advice")
+    _css(d, "#table-types button[data-type='ask']")[0].click()
+    assert "no cards" in _text(d, "#table-fields .field[data-key='given']")
+    _css(d, "#table-fields .field[data-key='asker'] button[data-value='0']")[0].click()
+    _css(d, "#table-fields .field[data-key='target'] button[data-value='1']")[0].click()
+    _css(d, f"#table-fields .field[data-key='rank'] button[data-value='\"{header['hand'][0][0]}\"']")[0].click()
+    _css(d, "#table-add")[0].click()
+    _wait(d, lambda d: len(_css(d, "#table-history li")) == 1 or _text(d, "#table-error"), what="the event")
+    assert _text(d, "#table-error") == ""
+    assert "none" in _text(d, "#table-history li")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -464,7 +508,8 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
     _wait(d, lambda d: _text(d, "#review-pos") == f"after 4 of {len(events)} events", what="the right arrow")
     _css(d, "body")[0].send_keys(Keys.ARROW_LEFT)
     _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == "3"
-          and _text(d, "#review-pos") == f"after 3 of {len(events)} events", what="the left arrow")
+          and _text(d, "#review-pos") == f"after 3 of {len(events)} events"
+          and _text(d, "#review-advice") != "thinking…", what="the left arrow")
     _screenshot(d, "serve-review.png")
 
 
@@ -564,6 +609,8 @@ def test_play_out_of_turn_claims(server, browser):
     _css(d, "#play-advised")[0].click()
     _wait(d, lambda d: len(_css(d, "#history li")) > 0, what="the new game's first move")
     assert _text(d, "#play-error") == ""
+    # leaving the page while the game is under way asks first
+    assert _leaving_asks(d)
 
 
 

@@ -77,6 +77,10 @@ export class Play {
     r.querySelector("#play-download").addEventListener("click", () => this.downloadRecord());
     r.querySelector("#play-save").addEventListener("click", () => this.saveRecord());
     r.querySelector("#play-go-on").addEventListener("click", () => this.choose(null));
+    // leaving (or reloading) the page loses a game under way: the browser asks first
+    window.addEventListener("beforeunload", (ev) => {
+      if (this.running && this.status && !this.status.over) { ev.preventDefault(); ev.returnValue = ""; }
+    });
     await this.setupGame();
   }
 

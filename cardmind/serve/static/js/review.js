@@ -133,6 +133,7 @@ export class Review {
     const adv = r.querySelector("#review-advice");
     const bel = r.querySelector("#review-belief");
     adv.textContent = "thinking…";
+    delete adv.dataset.pos;  // set again once this position's advice is shown
     try {
       const sid = await this.sessionAfter(k);
       if (this.pos !== k) return;

@@ -284,8 +284,11 @@ export function fieldInput(key, kind, seats, names) {
   } else if (k === "card_list") {
     const picked = h("div", { class: "picked" });
     let list = [];
+    // an empty list is a choice of its own (no cards given); a list that may be hidden waits
+    // for cards, none or hidden
     const redraw = () => {
-      picked.replaceChildren(...(list.length ? list.map((c, i) => cardEl(c, { small: true, onClick: () => { list.splice(i, 1); redraw(); } })) : [h("i", {}, "no cards")]));
+      const empty = nullable && !set ? "tap the cards, none or hidden" : "no cards";
+      picked.replaceChildren(...(list.length ? list.map((c, i) => cardEl(c, { small: true, onClick: () => { list.splice(i, 1); redraw(); } })) : [h("i", {}, empty)]));
     };
     body.append(picked);
     const deck = h("div", { class: "deck" });
@@ -296,7 +299,7 @@ export function fieldInput(key, kind, seats, names) {
     body.append(none);
     if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => { list = []; value = null; set = true; redraw(); picked.replaceChildren(h("i", {}, "hidden")); }); body.append(b); }
     redraw();
-    return { row, get: () => (set ? value : undefined), optional, reset: () => { list = []; set = false; redraw(); } };
+    return { row, get: () => (set ? value : nullable || optional ? undefined : []), optional, reset: () => { list = []; set = false; redraw(); } };
   } else if (k === "card_seat_map") {
     // {card: seat}: pick the cards, then the seat of each (a Literature claim's assignment)
     let map = {};
