@@ -46,8 +46,9 @@ export function describe(obj, game, names, opts = {}) {
   const entries = Object.entries(obj).filter(([k]) => k !== "type");
   // an action of yours (opts.skipSeat) starts with its actor, your seat, whatever its key
   const first = entries[0];
-  const subject = opts.skipSeat !== undefined && first && first[1] === opts.skipSeat ? first
-    : entries.find(([k, v]) => sk.has(k) && Number.isInteger(v));
+  // the subject: a seat in the first field (an event that starts otherwise, such as the end of
+  // a hand, has none: "hand end: hand 1, out seat 1")
+  const subject = first && Number.isInteger(first[1]) && (sk.has(first[0]) || first[1] === opts.skipSeat) ? first : undefined;
   const el = h("span", { class: "describe" });
   const own = subject && opts.skipSeat !== undefined && subject[1] === opts.skipSeat;
   if (subject && !own) el.append(h("span", { class: "seat" }, seatName(names, subject[1])), " ", h("b", {}, verb(obj.type)));
@@ -62,11 +63,13 @@ export function describe(obj, game, names, opts = {}) {
     const isSeat = sk.has(k);
     if (isSeat && k === "next") { el.append(el.childNodes.length ? ", " : "", valueEl(v, true, names), " plays next"); continue; }
     if (typeof v === "boolean") {
-      el.append(OUTCOMES.has(k) ? ": " : `, ${words(k)}: `, h("b", {}, v ? "yes" : "no"));
+      // an outcome reads ": yes" / ": no"; another flag reads ", shown" / ", not shown"
+      if (OUTCOMES.has(k)) el.append(": ", h("b", {}, v ? "yes" : "no"));
+      else el.append(", ", h("span", { class: "flag" }, (v ? "" : "not ") + words(k)));
       continue;
     }
     el.append(" ");
-    if (isSeat && PREPOSITIONS.has(k)) el.append(k + " ");
+    if (isSeat && (PREPOSITIONS.has(k) || !subject)) el.append(h("span", { class: "key" }, words(k)), " ");
     else if (!isSeat && (BARE.has(k) || (asked && (k === "card" || k === "rank")))) {
       if (asked && (k === "card" || k === "rank")) el.append("for ");
     } else if (!isSeat) el.append(h("span", { class: "key" }, words(k)), " ");
@@ -88,10 +91,11 @@ function valueEl(v, isSeat, names) {
   if (Array.isArray(v)) {
     if (v.length === 0) return "none";
     if (v.every((x) => Array.isArray(x) || x === null)) {  // a list per seat (hands)
-      return h("span", { class: "per-seat" }, sep(v.map((x, i) => h("span", { class: "pair" }, seatName(names, i) + ": ", valueEl(x, false, names))), "; "));
+      return h("span", { class: "per-seat" }, v.map((x, i) => h("span", { class: "pair" }, seatName(names, i) + ": ", valueEl(x, false, names))));
     }
     if (v.every((x) => typeof x === "number")) return h("span", { class: "numbers" }, v.join(", "));
     if (v.every((x) => isCard(x) || x === null)) return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+    if (v.every((x) => x && typeof x === "object")) return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
     return h("span", { class: "list" }, sep(v.map((x) => valueEl(x, false, names))));
   }
   if (typeof v === "object") {
