@@ -289,7 +289,7 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     _set_input(d, _css(d, "#play-seed")[0], 1)
     _css(d, "#play-start")[0].click()
 
-    turn, checked, notices = 0, False, []
+    turn, checked = 0, False
     clicked_cards = clicked_moves = 0
     while True:
         _wait(d, lambda d, turn=turn: _css(d, "#play-end")[0].is_displayed()
@@ -302,7 +302,6 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
             # a decision under way (a claim's choice of who plays next) is said in words
             status = _text(d, "#play-status")
             assert "choose" in status and "Your turn." not in status, status
-            notices.append(status)
         if _css(d, "#play-status")[0].get_attribute("data-mode") == "react":
             _css(d, "#play-go-on")[0].click()
             continue
@@ -331,7 +330,6 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
         if not moved:
             _css(d, "#play-advised")[0].click()
     assert checked, f"the game ended before your turn {coach_turn}"
-    print(game, "notices:", notices)
     assert clicked_cards + clicked_moves > 0
     result = _text(d, "#play-result")
     assert not _leaving_asks(d), "the game is over: leaving needs no question"
