@@ -114,6 +114,7 @@ def browser(server):
     opts.add_argument(f"--user-data-dir={profile}")
     opts.add_argument("--window-size=1280,1000")
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    opts.set_capability("unhandledPromptBehavior", "accept")  # leaving a game under way asks
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
     driver.downloads = Path(downloads)
@@ -180,6 +181,19 @@ def _screenshot(driver, name: str) -> None:
         except ImportError:  # no Pillow: always write
             pass
     path.write_bytes(png)
+
+
+def _in_view(driver, sel) -> bool:
+    """Whether the element is (at least partly) inside the window, as a person sees it."""
+    return driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return r.bottom > 0 && r.top < window.innerHeight;", sel)
+
+
+def _leaving_asks(driver) -> bool:
+    """Whether leaving the page would ask first (a beforeunload handler cancels the event)."""
+    return driver.execute_script("const e = new Event('beforeunload', {cancelable: true});"
+                                 "window.dispatchEvent(e); return e.defaultPrevented;")
 
 
 def _cardmind(*args) -> str:
@@ -284,6 +298,10 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
         if _css(d, "#play-end")[0].is_displayed():
             break
         turn += 1
+        if _css(d, "#play-status")[0].get_attribute("data-notice"):
+            # a decision under way (a claim's choice of who plays next) is said in words
+            status = _text(d, "#play-status")
+            assert "choose" in status and "Your turn." not in status, status
         if _css(d, "#play-status")[0].get_attribute("data-mode") == "react":
             _css(d, "#play-go-on")[0].click()
             continue
@@ -314,7 +332,12 @@ def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     assert checked, f"the game ended before your turn {coach_turn}"
     assert clicked_cards + clicked_moves > 0
     result = _text(d, "#play-result")
+    assert not _leaving_asks(d), "the game is over: leaving needs no question"
     assert "Game over." in result and "Scores:" in result
+    # the result line shows the game's own points, as the table's score does
+    table_scores = [el.text for el in _css(d, "#play-table .scores .pill")]
+    if table_scores:
+        assert [el.text for el in _css(d, "#play-result .pill")] == table_scores
     # the whole record: as many events as the history shows, and cardmind reads it
     path = _download(d, "#play-download")
     lines = path.read_text().splitlines()
@@ -378,6 +401,7 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
             _wait(d, lambda d, i=i: _css(d, "#table-advice")[0].get_attribute("data-events") == str(i + 1)
                   and _text(d, "#table-advice") != "thinking…", what=f"the advice after event {i + 1}")
             assert _text(d, "#table-error") == ""
+            assert _in_view(d, "#table-advice"), "the new advice is off-screen"
         assert len(_css(d, "#table-history li")) == len(events)
         d.execute_script("window.scrollTo(0, 0)")
         _screenshot(d, "serve-table.png")
@@ -389,6 +413,7 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         _css(d, "#table-fields .field[data-key='to'] button[data-value='1']")[0].click()
         _css(d, "#table-add")[0].click()
         _wait(d, lambda d: _text(d, "#table-error") != "", what="the error")
+        assert _in_view(d, "#table-error") and _in_view(d, "#table-add"), "the reason is not next to Add"
         assert len(_css(d, "#table-history li")) == len(events)
         # a claim's assignment: pick cards, then who holds each; the engine judges it
         _css(d, "#table-types button[data-type='claim']")[0].click()
@@ -412,8 +437,44 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         assert len(_css(d, "#table-history li")) == len(events) - 1
         cli = _cardmind("hint", str(tmp_path / "table.jsonl"), "--upto", str(len(events)))
         _same_words(_text(d, "#table-advice"), cli)
+        # a reload keeps the game (its setup and events, in the browser's storage)
+        _open(d, server, "table")
+        _wait(d, lambda d: _text(d, "#table-restored") != "" and len(_css(d, "#table-history li")) == len(events) - 1
+              and _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1), what="the restored game")
+        assert _text(d, "#table-restored") == f"The game in progress was restored ({len(events) - 1} events)."
+        _same_words(_text(d, "#table-advice"), cli)
+        # start over: the setup again, nothing kept
+        _css(d, "#table-new")[0].click()
+        assert _css(d, "#table-setup")[0].is_displayed()
+        assert d.execute_script("return localStorage.getItem('cardmind.table')") is None
     finally:
         d.set_window_size(1280, 1000)
+
+
+def test_at_the_table_an_empty_card_list_is_a_choice(server, browser):
+    """A list of cards left empty (an ask answered with no cards) is an empty list, not a field
+    to fill in first; the engine takes the event."""
+    d = browser
+    header, _ = _engine_game("gofish", {"players": 3}, seed=3, actions=0, seat=0)
+    _open(d, server, "table")
+    if not _css(d, "#table-setup")[0].is_displayed():  # a game kept from before: start over
+        _css(d, "#table-new")[0].click()
+    _set_input(d, _css(d, "#table-game")[0], "gofish")
+    _set_input(d, _css(d, "#table-options [name=players]")[0], 3)
+    _wait(d, lambda d: len(_css(d, "#table-seat button")) == 3, what="the seats")
+    for c in header["hand"]:
+        _css(d, f"#table-deck [data-card='{c}']")[0].click()
+    _css(d, "#table-start")[0].click()
+    _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == "0", what="the first advice")
+    _css(d, "#table-types button[data-type='ask']")[0].click()
+    assert "no cards" in _text(d, "#table-fields .field[data-key='given']")
+    _css(d, "#table-fields .field[data-key='asker'] button[data-value='0']")[0].click()
+    _css(d, "#table-fields .field[data-key='target'] button[data-value='1']")[0].click()
+    _css(d, f"#table-fields .field[data-key='rank'] button[data-value='\"{header['hand'][0][0]}\"']")[0].click()
+    _css(d, "#table-add")[0].click()
+    _wait(d, lambda d: len(_css(d, "#table-history li")) == 1 or _text(d, "#table-error"), what="the event")
+    assert _text(d, "#table-error") == ""
+    assert "none" in _text(d, "#table-history li")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -445,8 +506,61 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
     _wait(d, lambda d: _text(d, "#review-pos") == f"after 4 of {len(events)} events", what="the right arrow")
     _css(d, "body")[0].send_keys(Keys.ARROW_LEFT)
     _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == "3"
-          and _text(d, "#review-pos") == f"after 3 of {len(events)} events", what="the left arrow")
+          and _text(d, "#review-pos") == f"after 3 of {len(events)} events"
+          and _text(d, "#review-advice") != "thinking…", what="the left arrow")
     _screenshot(d, "serve-review.png")
+
+
+def test_review_draws_every_belief_as_tables(server, browser, tmp_path):
+    """A contract rummy record's belief (chances per card and place, with the stock) is drawn as
+    tables, never as a JSON dump."""
+    d = browser
+    header, events = _engine_game("carioca", {"players": 3, "hands": 1}, seed=2, actions=8, seat=0)
+    path = _write_record(tmp_path / "carioca.jsonl", header, events)
+    _open(d, server, "review")
+    _css(d, "#review-file")[0].send_keys(str(path))
+    _css(d, "#review-end")[0].click()
+    _wait(d, lambda d: _css(d, "#review-advice")[0].get_attribute("data-pos") == str(len(events))
+          and _text(d, "#review-advice") != "thinking…", what="the last position")
+    assert _text(d, "#review-error") == ""
+    assert not _css(d, "#review-belief pre"), "a JSON dump"
+    captions = [c.text for c in _css(d, "#review-belief table caption")]
+    assert any("at least one" in c for c in captions), captions
+    rows = _css(d, "#review-belief table:not(.facts) tr")
+    assert len(rows) > 10 and "%" in rows[1].text
+
+
+def test_review_says_what_is_wrong_with_a_file(server, browser, tmp_path):
+    """A file that is not a record gets one sentence saying what is wrong and on which line of
+    the file (counting blank lines), never a JavaScript message."""
+    d = browser
+    header, events = _engine_game("literature", {}, seed=5, actions=3, seat=1)
+    good = json.dumps(header) + "\n\n" + "".join(json.dumps(e) + "\n" for e in events)
+    cases = {
+        "empty.jsonl": ("\n", "empty"),
+        "garbage.jsonl": ("hello world\n", "line 1 is not a JSON object"),
+        "cut.jsonl": (good + '{"type": "ask", "ask', "line 6 is not a JSON object (is the file cut short?)"),
+        "wrong.jsonl": ('{"format": "something-else"}\n', "line 1 is not a record header: it names no game"),
+        "game.jsonl": ('{"game": "chess", "hand": []}\n', 'line 1 names the game "chess"'),
+        "notype.jsonl": (good + '{"card": "2C"}\n', "line 6 is not an event"),
+    }
+    _open(d, server, "review")
+    for name, (text, expected) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        _css(d, "#review-file")[0].send_keys(str(path))
+        _wait(d, lambda d, name=name: _text(d, "#review-error").startswith(f"{name}: "), 20, f"the error for {name}")
+        msg = _text(d, "#review-error")
+        assert expected in msg, msg
+        assert "undefined" not in msg and "JSON at position" not in msg and "valid JSON" not in msg, msg
+    # an event the engine refuses: the file's line of that event (blank line 2 counted)
+    bad = dict(events[1], asker=(events[1].get("asker", 0) + 3) % 6) if events[1]["type"] == "ask" else None
+    if bad is not None:
+        path = tmp_path / "refused.jsonl"
+        path.write_text(json.dumps(header) + "\n\n" + "".join(json.dumps(e) + "\n" for e in [events[0], bad, events[2]]))
+        _css(d, "#review-file")[0].send_keys(str(path))
+        _css(d, "#review-end")[0].click()
+        _wait(d, lambda d: _text(d, "#review-error").startswith("refused.jsonl, line 4: "), 60, "the refused event's line")
 
 
 def test_play_out_of_turn_claims(server, browser):
@@ -493,6 +607,8 @@ def test_play_out_of_turn_claims(server, browser):
     _css(d, "#play-advised")[0].click()
     _wait(d, lambda d: len(_css(d, "#history li")) > 0, what="the new game's first move")
     assert _text(d, "#play-error") == ""
+    # leaving the page while the game is under way asks first
+    assert _leaving_asks(d)
 
 
 

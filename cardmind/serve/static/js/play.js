@@ -77,6 +77,10 @@ export class Play {
     r.querySelector("#play-download").addEventListener("click", () => this.downloadRecord());
     r.querySelector("#play-save").addEventListener("click", () => this.saveRecord());
     r.querySelector("#play-go-on").addEventListener("click", () => this.choose(null));
+    // leaving (or reloading) the page loses a game under way: the browser asks first
+    window.addEventListener("beforeunload", (ev) => {
+      if (this.running && this.status && !this.status.over) { ev.preventDefault(); ev.returnValue = ""; }
+    });
     await this.setupGame();
   }
 
@@ -249,9 +253,11 @@ export class Play {
     const r = this.root;
     const st = this.status;
     const myTurn = !!mode;
-    r.querySelector("#play-status").textContent = st.over ? "Game over." : mode === "react"
+    const statusEl = r.querySelector("#play-status");
+    statusEl.replaceChildren(st.over ? "Game over." : mode === "react"
       ? `${seatName(this.names, st.to_move)} is to move; you may act out of turn now, or let play go on.`
-      : myTurn ? "Your turn." : `${seatName(this.names, st.to_move)} to move…`;
+      : myTurn ? "Your turn." : `${seatName(this.names, st.to_move)} to move…`);
+    statusEl.dataset.notice = st.notice && !st.over ? st.notice.type : "";
     r.querySelector("#play-go-on").hidden = mode !== "react";
     r.querySelector("#play-status").classList.toggle("your-turn", !!myTurn);
     const view = await seatView(this.engine, this.sessions[this.me]);
@@ -260,6 +266,7 @@ export class Play {
     r.querySelector("#play-table-head").hidden = !(view && ((view.zones || []).length || Object.keys(view.counts || {}).length || view.scores));
     this.legal = myTurn ? (await this.engine.request("legal", { session: this.sessions[this.me] })).actions : [];
     this.hint = null;
+    if (st.notice && !st.over) statusEl.replaceChildren(...this.noticeWords(st.notice, mode === true));
     this.renderHand();
     this.renderActions();
     r.querySelector("#play-advised").disabled = mode !== true;
@@ -267,6 +274,25 @@ export class Play {
     else if (!myTurn) r.querySelector("#coach-text").textContent = r.querySelector("#coach-always").checked ? "(the advice comes on your turn)" : "";
     if (myTurn) r.querySelector("#play-status").dataset.turn = String(++this.turns);
     r.querySelector("#play-status").dataset.mode = mode === "react" ? "react" : myTurn ? "turn" : "wait";
+  }
+
+  // A decision under way (the status's notice) in words: whose move it is, its public facts
+  // and, on your turn, what you choose (read from the fields of your legal moves).
+  noticeWords(notice, mine) {
+    const sk = seatKeys(this.game);
+    const subject = Object.entries(notice).find(([k, v]) => k !== "type" && sk.has(k) && Number.isInteger(v));
+    let what = `${seatName(this.names, this.status.to_move)} chooses…`;
+    if (mine) {
+      // the fields that tell your moves apart
+      const fields = [...new Set(this.legal.flatMap((a) => Object.keys(a)))]
+        .filter((k) => k !== "type" && (new Set(this.legal.map((a) => JSON.stringify(a[k]))).size > 1
+          || (this.legal.length === 1 && this.legal[0][k] !== this.me)));
+      const one = (k) => (k === "next" ? "who plays next" : this.legal.every((a) => isCard(a[k])) ? `the card to ${words(this.legal[0].type)}` : `the ${words(k)}`);
+      what = fields.length ? `choose ${fields.map(one).join(" and ")}` : "choose your move";
+    }
+    const facts = describe(notice, this.game, this.names);
+    if (subject && subject[1] === this.me) return [`Your ${words(notice.type)} is under way: ${what}.`, h("div", { class: "notice" }, facts)];
+    return [facts, `: ${what}.`];
   }
 
   renderHand() {
@@ -399,8 +425,12 @@ export class Play {
     const out = r.outcome || [];
     const mine = out[this.me];
     const verdict = mine === 1 ? "You won." : mine === 0.5 ? "A draw." : mine === 0 ? "You lost." : "";
+    // the game's own points (the view's scores, as the table shows them), else the result's
+    const shown = this.view && Array.isArray(this.view.scores) && this.view.scores.length
+      ? this.view.scores.map((sc) => `${sc.title} ${sc.points}`)
+      : (r.scores || []).map((x, i) => `${seatName(this.names, i)} ${x}`);
     end.querySelector("#play-result").replaceChildren(h("b", {}, `Game over. ${verdict}`), " Scores: ",
-      ...(r.scores || []).map((x, i) => h("span", { class: "pill" }, `${seatName(this.names, i)} ${x}`)));
+      ...shown.map((t) => h("span", { class: "pill" }, t)));
     this.root.querySelector("#play-status").textContent = `Game over. ${verdict}`;
   }
 

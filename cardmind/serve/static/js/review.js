@@ -30,14 +30,33 @@ export class Review {
   async open(file) {
     if (!file) return;
     this.error("");
-    const lines = (await file.text()).split(/\r?\n/).filter((l) => l.trim());
-    let header, events;
-    try {
-      header = JSON.parse(lines[0]);
-      events = lines.slice(1).map((l) => JSON.parse(l));
-    } catch (e) { this.error(`${file.name} is not a record (JSON Lines): ${e.message}`); return; }
+    const fail = (msg) => { this.error(`${file.name}: ${msg}`); };
+    // the file's lines with their numbers (blank lines skipped, but counted)
+    const lines = (await file.text()).split(/\r?\n/).map((text, i) => ({ text, line: i + 1 })).filter((l) => l.text.trim());
+    if (!lines.length) { fail("the file is empty; a record is a header line, then one event per line."); return; }
+    const parsed = [];
+    for (const l of lines) {
+      try { parsed.push(JSON.parse(l.text)); } catch {
+        fail(`line ${l.line} is not a JSON object${l === lines[lines.length - 1] ? " (is the file cut short?)" : ""}; a record has one JSON object per line.`);
+        return;
+      }
+      if (!parsed[parsed.length - 1] || typeof parsed[parsed.length - 1] !== "object" || Array.isArray(parsed[parsed.length - 1])) {
+        fail(`line ${l.line} is not a JSON object; a record has one JSON object per line.`);
+        return;
+      }
+    }
+    const [header, ...events] = parsed;
+    if (typeof header.game !== "string") {
+      fail(`line 1 is not a record header: it names no game (a cardmind-record/1 header has "game", "options" and the seat's "hand").`);
+      return;
+    }
     const game = this.hello.games.find((g) => g.name === header.game);
-    if (!game) { this.error(`${file.name}: unknown game ${JSON.stringify(header.game)}.`); return; }
+    if (!game) { fail(`line 1 names the game "${header.game}", which this engine does not have (it has ${this.hello.games.map((g) => g.name).join(", ")}).`); return; }
+    const bad = events.findIndex((e) => typeof e.type !== "string");
+    if (bad >= 0) { fail(`line ${lines[bad + 1].line} is not an event: it has no "type".`); return; }
+    if (header.hand === undefined && !Array.isArray(header.hands)) { fail(`line 1 has no "hand" (the cards of the record's seat).`); return; }
+    this.lineOf = lines.slice(1).map((l) => l.line);
+    this.fileName = file.name;
     this.game = game;
     this.header = header;
     this.events = events;
@@ -82,7 +101,12 @@ export class Review {
     }
     while (this.sessionAt < k) {
       const ev = this.events[this.sessionAt];
-      await this.engine.request("event", { session: this.session, event: ev });
+      try {
+        await this.engine.request("event", { session: this.session, event: ev });
+      } catch (e) {
+        e.line = this.lineOf[this.sessionAt];
+        throw e;
+      }
       this.sessionAt++;
     }
     return this.session;
@@ -109,6 +133,7 @@ export class Review {
     const adv = r.querySelector("#review-advice");
     const bel = r.querySelector("#review-belief");
     adv.textContent = "thinking…";
+    delete adv.dataset.pos;  // set again once this position's advice is shown
     try {
       const sid = await this.sessionAfter(k);
       if (this.pos !== k) return;
@@ -120,9 +145,10 @@ export class Review {
       adv.textContent = "";
       bel.replaceChildren();
       const complete = this.header.observer === undefined;
-      this.error(complete && e.code === "illegal_event"
+      const where = e.line ? `${this.fileName}, line ${e.line}: ` : `${this.fileName}: `;
+      this.error(where + (complete && e.code === "illegal_event"
         ? `${e.message}. This is a complete record (every seat's cards); Review follows one seat's own record, such as the one Play or At the table downloads.`
-        : e.message);
+        : e.message));
     }
     adv.dataset.pos = String(k);
   }

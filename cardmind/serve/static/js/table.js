@@ -6,6 +6,9 @@ import { cardEl, fullDeck, sortCards } from "./cards.js";
 import { h, describe, tableEl, fieldInput, words, download, recordLines, showAdvice } from "./widgets.js";
 import { optionInputs } from "./play.js";
 
+// the game being advised, kept in the browser (localStorage) so that a reload loses nothing
+const STORE = "cardmind.table";
+
 export class AtTable {
   constructor(engine, root) {
     this.engine = engine;
@@ -22,13 +25,68 @@ export class AtTable {
     r.querySelector("#table-add").addEventListener("click", () => this.addEvent());
     r.querySelector("#table-undo").addEventListener("click", () => this.undo());
     r.querySelector("#table-download").addEventListener("click", () => this.downloadRecord());
-    r.querySelector("#table-new").addEventListener("click", () => this.showSetup(true));
+    r.querySelector("#table-new").addEventListener("click", () => this.startOver());
     await this.setupGame();
+    await this.restore();
+  }
+
+  save() {
+    try {
+      localStorage.setItem(STORE, JSON.stringify({ game: this.game.name, options: this.getOptions(), seat: this.seat,
+        hand: this.hand, header: this.header, events: this.events }));
+    } catch { /* storage full or disabled: the game goes on unsaved */ }
+  }
+
+  startOver() {
+    try { localStorage.removeItem(STORE); } catch { /* nothing kept */ }
+    this.error("");
+    this.showSetup(true);
+  }
+
+  // The game kept from before a reload: its setup, then its events replayed.
+  async restore() {
+    let saved;
+    try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch { saved = null; }
+    if (!saved || !this.hello.games.some((g) => g.name === saved.game)) return;
+    this.gameSel.value = saved.game;
+    await this.setupGame();
+    for (const [k, v] of Object.entries(saved.options || {})) {
+      const inp = this.root.querySelector(`#table-options [name="${k}"]`);
+      if (inp) inp.value = String(v);
+    }
+    await this.setupSeats();
+    this.seat = saved.seat;
+    this.root.querySelectorAll("#table-seat button").forEach((b) => b.classList.toggle("chosen", b.dataset.seat === String(saved.seat)));
+    this.hand = saved.hand || [];
+    this.renderPicker();
+    try {
+      await this.open(saved.header || {});
+      this.events = [];
+      for (const ev of saved.events || []) {
+        this.status = await this.engine.request("event", { session: this.session, event: ev });
+        this.events.push(ev);
+      }
+    } catch (e) {
+      this.error(`The game kept from before could not be restored (${e.message}); start over.`);
+      return;
+    }
+    this.root.querySelector("#table-history").replaceChildren(...this.events.map((ev) => h("li", {}, describe(ev, this.game, this.names()))));
+    this.showSetup(false);
+    this.renderTypes();
+    await this.refresh();
+    this.root.querySelector("#table-restored").textContent = `The game in progress was restored (${this.events.length} events).`;
   }
 
   get game() { return this.hello.games.find((g) => g.name === this.gameSel.value); }
 
-  error(msg) { this.root.querySelector("#table-error").textContent = msg; }
+  // an error shows where you look: next to "Add the event" while advising, under the setup before
+  error(msg) {
+    const live = !this.root.querySelector("#table-live").hidden;
+    const el = this.root.querySelector(live ? "#table-error" : "#table-setup-error");
+    this.root.querySelector(live ? "#table-setup-error" : "#table-error").textContent = "";
+    el.textContent = msg;
+    if (msg && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
+  }
 
   showSetup(on) {
     this.root.querySelector("#table-setup").hidden = !on;
@@ -85,14 +143,18 @@ export class AtTable {
 
   names() { return [...Array(this.seats).keys()].map((s) => (s === this.seat ? `seat ${s} (you)` : `seat ${s}`)); }
 
-  async open() {
+  // a player session for the setup (the header fields read from the page, unless given)
+  async open(given) {
     const fields = { game: this.game.name, options: this.getOptions(), seat: this.seat, hand: this.hand, agent: null };
-    const header = {};
-    for (const [k, f] of Object.entries(this.headerFields)) {
-      const v = f.get();
-      if (v === undefined) throw new Error(`Choose the ${words(k)} first.`);
-      header[k] = v;
+    const header = given ? { ...given } : {};
+    if (!given) {
+      for (const [k, f] of Object.entries(this.headerFields)) {
+        const v = f.get();
+        if (v === undefined) throw new Error(`Choose the ${words(k)} first.`);
+        header[k] = v;
+      }
     }
+    this.header = header;
     if (Object.keys(header).length) fields.header = header;
     const r = await this.engine.request("new", fields);
     this.session = r.session;
@@ -107,6 +169,7 @@ export class AtTable {
     this.root.querySelector("#table-history").replaceChildren();
     this.showSetup(false);
     this.renderTypes();
+    this.save();
     await this.refresh();
   }
 
@@ -153,25 +216,30 @@ export class AtTable {
     } catch (e) { this.error(e.message); return; }
     this.error("");
     this.events.push(ev);
+    this.save();
     this.root.querySelector("#table-history").append(h("li", {}, describe(ev, this.game, this.names())));
     this.renderTypes();
     this.root.querySelector("#table-add").disabled = true;
     await this.refresh();
+    // the new advice is at the top: bring it into view (a phone's screen shows the bottom)
+    this.root.querySelector("#table-advice").parentElement.scrollIntoView({ block: "start" });
   }
 
   async undo() {
     if (!this.events.length) return;
     const keep = this.events.slice(0, -1);
     await this.engine.request("close", { session: this.session }).catch(() => {});
-    await this.open();
+    await this.open(this.header);
     for (const ev of keep) this.status = await this.engine.request("event", { session: this.session, event: ev });
     this.events = keep;
+    this.save();
     const list = this.root.querySelector("#table-history");
     list.lastElementChild && list.lastElementChild.remove();
     await this.refresh();
   }
 
   async refresh() {
+    this.root.querySelector("#table-restored").textContent = "";
     const st = this.status;
     this.root.querySelector("#table-status").textContent = st.over ? "The game is over." :
       st.your_turn ? "Your turn." : `seat ${st.to_move} to move.`;

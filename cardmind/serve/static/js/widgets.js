@@ -24,20 +24,63 @@ export function seatKeys(game) {
 
 export function words(key) { return key.replace(/_/g, " "); }
 
-// A compact description of an event or an action: its type, then its fields with seats named,
-// cards drawn as cards; `names[seat]` names the seats.
+// An event or an action in words: "seat 0 (you) asks seat 3 (peer) for Q♦: yes". The first
+// seat field is the subject (dropped for your own moves: `opts.skipSeat`), the type its verb;
+// other seats, cards and ranks need no key name; booleans read yes/no; lists of numbers are
+// separated, lists of card lists (per-seat hands) are labelled by seat. `names[seat]` names seats.
+const PREPOSITIONS = new Set(["to", "from", "at", "by", "with", "for", "into", "onto"]);
+const OUTCOMES = new Set(["success", "correct", "yes", "ok"]);
+const BARE = new Set(["card", "cards", "rank", "set", "melds", "assignment"]);
+
+// "ask" -> "asks", "go_down" -> "goes down", "lay_off" -> "lays off", "pickup" -> "picks up"
+export function verb(type) {
+  let ws = type.split("_");
+  if (ws.length === 1 && /^[a-z]+up$/.test(ws[0]) && ws[0].length > 4) ws = [ws[0].slice(0, -2), "up"];
+  const w = ws[0];
+  ws[0] = /(s|sh|ch|x|z|o)$/.test(w) ? w + "es" : /[^aeiou]y$/.test(w) ? w.slice(0, -1) + "ies" : w + "s";
+  return ws.join(" ");
+}
+
 export function describe(obj, game, names, opts = {}) {
   const sk = seatKeys(game);
-  const el = h("span", { class: "describe" }, h("b", {}, words(obj.type)));
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === "type") continue;
-    if (opts.skipSeat !== undefined && sk.has(k) && v === opts.skipSeat && Object.keys(obj).indexOf(k) === 1) continue;
-    el.append(" ", h("span", { class: "key" }, words(k) + ":"), " ", valueEl(v, sk.has(k), names));
+  const entries = Object.entries(obj).filter(([k]) => k !== "type");
+  // an action of yours (opts.skipSeat) starts with its actor, your seat, whatever its key
+  const first = entries[0];
+  // the subject: a seat in the first field (an event that starts otherwise, such as the end of
+  // a hand, has none: "hand end: hand 1, out seat 1")
+  const subject = first && Number.isInteger(first[1]) && (sk.has(first[0]) || first[1] === opts.skipSeat) ? first : undefined;
+  const el = h("span", { class: "describe" });
+  const own = subject && opts.skipSeat !== undefined && subject[1] === opts.skipSeat;
+  if (subject && !own) el.append(h("span", { class: "seat" }, seatName(names, subject[1])), " ", h("b", {}, verb(obj.type)));
+  else if (!(obj.type in obj)) el.append(h("b", {}, words(obj.type)));  // "next: seat 2" reads "seat 2 plays next"
+  const asked = obj.type === "ask";
+  let before;
+  for (const [k, v] of entries) {
+    if (subject && k === subject[0]) continue;
+    const same = v && typeof v === "object" && JSON.stringify(v) === before;  // "actual" = "assignment"
+    before = JSON.stringify(v);
+    if (same) continue;
+    const isSeat = sk.has(k);
+    if (isSeat && k === "next") { el.append(el.childNodes.length ? ", " : "", valueEl(v, true, names), " plays next"); continue; }
+    if (typeof v === "boolean") {
+      // an outcome reads ": yes" / ": no"; another flag reads ", shown" / ", not shown"
+      if (OUTCOMES.has(k)) el.append(": ", h("b", {}, v ? "yes" : "no"));
+      else el.append(", ", h("span", { class: "flag" }, (v ? "" : "not ") + words(k)));
+      continue;
+    }
+    el.append(" ");
+    if (isSeat && (PREPOSITIONS.has(k) || !subject)) el.append(h("span", { class: "key" }, words(k)), " ");
+    else if (!isSeat && (BARE.has(k) || (asked && (k === "card" || k === "rank")))) {
+      if (asked && (k === "card" || k === "rank")) el.append("for ");
+    } else if (!isSeat) el.append(h("span", { class: "key" }, words(k)), " ");
+    el.append(valueEl(v, isSeat, names));
   }
   return el;
 }
 
 export function seatName(names, s) { return names && names[s] !== undefined ? names[s] : `seat ${s}`; }
+
+const sep = (items, by = ", ") => items.flatMap((x, i) => (i ? [by, x] : [x]));
 
 function valueEl(v, isSeat, names) {
   if (v === null) return h("i", {}, isSeat ? "nobody" : "hidden");
@@ -47,7 +90,13 @@ function valueEl(v, isSeat, names) {
   if (isRank(v)) return h("span", { class: "rank" }, rankLabel(v) + "s");
   if (Array.isArray(v)) {
     if (v.length === 0) return "none";
-    return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+    if (v.every((x) => Array.isArray(x) || x === null)) {  // a list per seat (hands)
+      return h("span", { class: "per-seat" }, v.map((x, i) => h("span", { class: "pair" }, seatName(names, i) + ": ", valueEl(x, false, names))));
+    }
+    if (v.every((x) => typeof x === "number")) return h("span", { class: "numbers" }, v.join(", "));
+    if (v.every((x) => isCard(x) || x === null)) return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+    if (v.every((x) => x && typeof x === "object")) return h("span", { class: "list" }, v.map((x) => valueEl(x, false, names)));
+    return h("span", { class: "list" }, sep(v.map((x) => valueEl(x, false, names))));
   }
   if (typeof v === "object") {
     const entries = Object.entries(v);
@@ -58,7 +107,7 @@ function valueEl(v, isSeat, names) {
       const rest = entries.filter(([k]) => k !== "cards").map(([, x]) => (typeof x === "object" ? JSON.stringify(x) : String(x)));
       return h("span", { class: "group" }, rest.length ? h("span", { class: "key" }, rest.join(" ") + " ") : null, valueEl(v.cards, false, names));
     }
-    return h("span", { class: "list" }, entries.map(([k, x]) => h("span", { class: "pair" }, words(k) + " ", valueEl(x, false, names))));
+    return h("span", { class: "list" }, sep(entries.map(([k, x]) => h("span", { class: "pair" }, words(k) + " ", valueEl(x, false, names)))));
   }
   return String(v);
 }
@@ -125,45 +174,73 @@ function probTable(caption, rows, cols, cell, names, colIsSeat) {
   return t;
 }
 
+// seats (digits) in order, then other places (the stock, a foot) by name
+const seatOrder = (a, b) => {
+  const da = /^\d+$/.test(a), db = /^\d+$/.test(b);
+  return da && db ? +a - +b : da ? -1 : db ? 1 : a.localeCompare(b);
+};
+
+// a fact of a belief: lists and flat objects read with separators, seats' keys named
+function factEl(v, names) {
+  if (isObj(v)) {
+    return h("span", {}, Object.entries(v).flatMap(([k, x], i) => [i ? "; " : "",
+      `${/^\d+$/.test(k) ? seatName(names, +k) : words(k)}: `, factEl(x, names)]));
+  }
+  if (Array.isArray(v) && v.length && v.every((x) => isCard(x))) return h("span", { class: "list" }, v.map((c) => cardEl(c, { small: true })));
+  if (Array.isArray(v)) return v.length ? v.join(", ") : "none";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return v === null ? "—" : String(v);
+}
+
 // A belief (the engine's `belief`) drawn without knowing the game: the number of consistent
 // deals; a table {row: {seat: P}} as rows of chances per seat (Literature's marginals); a
 // table {seat: {row: {count: P}}} as the chance that each seat holds at least one of each
-// row (Go Fish ranks, Hand and Foot cards); the rest as compact JSON.
+// row (Go Fish ranks, Hand and Foot cards); {row: {seat: {p_any}}} likewise; the other plain
+// fields as a table of facts (never a JSON dump).
 export function beliefEl(belief, names) {
   const box = h("div", { class: "belief" });
   if (!belief) return box;
   const big = belief.consistent_deals_str || belief.consistent_deals;
   if (big !== undefined && big !== null) box.append(h("div", {}, "Consistent deals: ", bigNumber(big)));
-  let drawn = false;
-  const isProb = (x) => isNum(x) && x >= 0 && x <= 1;
+  const drawnKeys = new Set();
+  const isProb = (x) => isNum(x) && x >= -1e-9 && x <= 1 + 1e-9;  // sums of floats: 1.0000000000000002
   const digits = (o) => Object.keys(o).every((k) => /^\d+$/.test(k));
   for (const [key, v] of Object.entries(belief)) {
     if (!isObj(v)) continue;
     const inner = Object.values(v);
     if (inner.every((r) => isObj(r) && Object.values(r).every(isProb))) {
       // {row: {seat: P}}
-      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort(seatOrder);
       box.append(probTable(words(key), Object.keys(v), cols, (row, c) => v[row][c], names, true));
-      drawn = true;
+      drawnKeys.add(key);
     } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && digits(d) && Object.values(d).every(isProb)))) {
       // {seat: {row: {count: P}}}: the chance of at least one
-      const seats = Object.keys(v).sort((a, b) => +a - +b);
+      const seats = Object.keys(v).sort(seatOrder);
       const rows = [...new Set(inner.flatMap((r) => Object.keys(r)))];
       const atLeastOne = (row, seat) => {
         const d = v[seat][row];
         return d === undefined ? undefined : 1 - (d["0"] || 0);
       };
       box.append(probTable(`${words(key)}: the chance of holding at least one`, rows, seats, atLeastOne, names, true));
-      drawn = true;
+      drawnKeys.add(key);
     } else if (inner.every((r) => isObj(r) && Object.values(r).every((d) => isObj(d) && isProb(d.p_any)))) {
       // {row: {seat: {p_any, ...}}}
-      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort((a, b) => +a - +b);
+      const cols = [...new Set(inner.flatMap((r) => Object.keys(r)))].sort(seatOrder);
       const cell = (row, c) => (v[row][c] ? v[row][c].p_any : undefined);
       box.append(probTable(`${words(key)}: the chance of holding at least one`, Object.keys(v), cols, cell, names, true));
-      drawn = true;
+      drawnKeys.add(key);
     }
   }
-  if (!drawn) box.append(h("pre", { class: "json" }, JSON.stringify(belief, null, 1).slice(0, 4000)));
+  // the other fields that are plain facts (numbers, words, short lists, small flat objects) as a
+  // table of their own; deeper structures that no table above draws are left out
+  const scalar = (x) => x === null || ["string", "number", "boolean"].includes(typeof x);
+  const flat = (x) => scalar(x) || (Array.isArray(x) && x.length <= 60 && x.every(scalar));
+  const fact = (x) => flat(x) || (isObj(x) && Object.keys(x).length <= 16 && Object.values(x).every(flat));
+  const facts = Object.entries(belief).filter(([k, v]) => !drawnKeys.has(k) && !/^consistent_deals/.test(k) && fact(v));
+  if (facts.length) {
+    box.append(h("table", { class: "belief-table facts" }, h("caption", {}, "facts"),
+      facts.map(([k, v]) => h("tr", {}, h("th", {}, words(k)), h("td", {}, factEl(v, names))))));
+  }
   return box;
 }
 
@@ -211,8 +288,11 @@ export function fieldInput(key, kind, seats, names) {
   } else if (k === "card_list") {
     const picked = h("div", { class: "picked" });
     let list = [];
+    // an empty list is a choice of its own (no cards given); a list that may be hidden waits
+    // for cards, none or hidden
     const redraw = () => {
-      picked.replaceChildren(...(list.length ? list.map((c, i) => cardEl(c, { small: true, onClick: () => { list.splice(i, 1); redraw(); } })) : [h("i", {}, "no cards")]));
+      const empty = nullable && !set ? "tap the cards, none or hidden" : "no cards";
+      picked.replaceChildren(...(list.length ? list.map((c, i) => cardEl(c, { small: true, onClick: () => { list.splice(i, 1); redraw(); } })) : [h("i", {}, empty)]));
     };
     body.append(picked);
     const deck = h("div", { class: "deck" });
@@ -223,7 +303,7 @@ export function fieldInput(key, kind, seats, names) {
     body.append(none);
     if (nullable) { const b = h("button", { type: "button", class: "choice" }, "hidden"); b.addEventListener("click", () => { list = []; value = null; set = true; redraw(); picked.replaceChildren(h("i", {}, "hidden")); }); body.append(b); }
     redraw();
-    return { row, get: () => (set ? value : undefined), optional, reset: () => { list = []; set = false; redraw(); } };
+    return { row, get: () => (set ? value : nullable || optional ? undefined : []), optional, reset: () => { list = []; set = false; redraw(); } };
   } else if (k === "card_seat_map") {
     // {card: seat}: pick the cards, then the seat of each (a Literature claim's assignment)
     let map = {};
