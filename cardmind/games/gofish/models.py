@@ -155,33 +155,8 @@ def ask_features(ctx: AskContext, counts: np.ndarray) -> tuple[np.ndarray, np.nd
         ``(rows, ranks)`` mask of the asks it could make (the ranks it holds).
     """
     h = np.asarray(counts, dtype=np.int64)
-    opts = h >= 1
-    S = ctx.suits
-    free = max(0, ctx.size - int(ctx.lo.sum()))
-    located = h + ctx.lo[None, :] + ctx.others_lo[None, :]
-    known = (ctx.lo > 0)[None, :] & (ctx.size > 0) & opts
-    may = np.where(ctx.lacks >= 0, np.minimum(free, ctx.lacks), free)[None, :].repeat(len(h), axis=0)
-    may = np.where(ctx.booked[None, :] | (located >= S) | (ctx.size == 0), 0, may)
-    U = ctx.stock + free
-    u = S - located
-    frac = np.clip(u / U, 0.0, 1.0) if U > 0 else np.zeros_like(u, dtype=float)
-    chance = np.where((may > 0) & (u > 0) & (U > 0), 1.0 - (1.0 - frac) ** may, 0.0)
-    chance = np.where(known, 1.0, chance)
-    guess = opts & ~known & (may > 0)
-    best = np.where(guess, chance, 0.0).max(axis=1, keepdims=True)
-    plausible = guess & (chance >= PLAUSIBLE * best - 1e-12)
-    most = plausible & (h == np.where(plausible, h, 0).max(axis=1, keepdims=True))
-    known_most = known & (h == np.where(known, h, 0).max(axis=1, keepdims=True))
-    feats = np.zeros(h.shape + (len(ASK_FEATURES),))
-    feats[..., 0] = known
-    feats[..., 1] = known_most
-    feats[..., 2] = plausible
-    feats[..., 3] = np.where(plausible, h, 0)
-    feats[..., 4] = most
-    feats[..., 5] = most & ctx.shown[None, :]
-    feats[..., 6] = chance
-    feats[..., 7] = opts & ~known & (may == 0)
-    return feats, opts
+    feats, opts = _assemble(h, [_target_parts(ctx, h, others=False)], [ctx])
+    return feats[:, 0], opts[:, 0]
 
 
 def log_likelihood(model: ChoiceModel, ctx: AskContext, counts: np.ndarray, rank_index: int) -> np.ndarray:
@@ -199,9 +174,13 @@ def log_likelihood(model: ChoiceModel, ctx: AskContext, counts: np.ndarray, rank
     return np.where(opts[:, rank_index], z[:, rank_index] - lse, -np.inf)
 
 
-def _target_parts(ctx: AskContext, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _target_parts(ctx: AskContext, h: np.ndarray,
+                  others: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(known, may, chance, opts)`` of every ask at ``ctx.target`` per row of holdings ``h``
-    (``(rows, ranks)``): the per-target part of :func:`ask_features`."""
+    (``(rows, ranks)``): the per-target part of the features. ``others``: the unseen cards of
+    the seats other than the asker and the target (``ctx.others_free``) count among the cards
+    a guess can miss to (three or more players, :func:`pair_features`); the two-player
+    features (:func:`ask_features`) leave them out."""
     opts = h >= 1
     S = ctx.suits
     free = max(0, ctx.size - int(ctx.lo.sum()))
@@ -209,7 +188,7 @@ def _target_parts(ctx: AskContext, h: np.ndarray) -> tuple[np.ndarray, np.ndarra
     known = (ctx.lo > 0)[None, :] & (ctx.size > 0) & opts
     may = np.where(ctx.lacks >= 0, np.minimum(free, ctx.lacks), free)[None, :].repeat(len(h), axis=0)
     may = np.where(ctx.booked[None, :] | (located >= S) | (ctx.size == 0), 0, may)
-    U = ctx.stock + free + ctx.others_free
+    U = ctx.stock + free + (ctx.others_free if others else 0)
     u = S - located
     frac = np.clip(u / U, 0.0, 1.0) if U > 0 else np.zeros_like(u, dtype=float)
     chance = np.where((may > 0) & (u > 0) & (U > 0), 1.0 - (1.0 - frac) ** may, 0.0)
@@ -237,7 +216,16 @@ def pair_features(ctxs: list[AskContext], counts: np.ndarray) -> tuple[np.ndarra
         bool ``(rows, targets * ranks)`` mask of the asks it could make (target-major order).
     """
     h = np.asarray(counts, dtype=np.int64)
-    parts = [_target_parts(c, h) for c in ctxs]
+    feats, opts = _assemble(h, [_target_parts(c, h) for c in ctxs], ctxs)
+    n, T, R = opts.shape
+    return feats.reshape(n, T * R, len(ASK_FEATURES)), opts.reshape(n, T * R)
+
+
+def _assemble(h: np.ndarray, parts: list, ctxs: list[AskContext]) -> tuple[np.ndarray, np.ndarray]:
+    """The features of every ask from the per-target ``parts`` (:func:`_target_parts`, one per
+    context of ``ctxs``), with the comparisons across asks (``known_most``, ``plausible``,
+    ``most``) taken over every target's asks: ``(rows, targets, ranks, len(ASK_FEATURES))``
+    floats and the ``(rows, targets, ranks)`` mask of the asks the asker could make."""
     known = np.stack([p[0] for p in parts], axis=1)          # (rows, T, R)
     may = np.stack([p[1] for p in parts], axis=1)
     chance = np.stack([p[2] for p in parts], axis=1)
@@ -258,8 +246,7 @@ def pair_features(ctxs: list[AskContext], counts: np.ndarray) -> tuple[np.ndarra
     feats[..., 5] = most & shown
     feats[..., 6] = chance
     feats[..., 7] = opts & ~known & (may == 0)
-    n, T, R = known.shape
-    return feats.reshape(n, T * R, len(ASK_FEATURES)), opts.reshape(n, T * R)
+    return feats, opts
 
 
 def pair_log_likelihood(model: ChoiceModel, ctxs: list[AskContext], counts: np.ndarray, target_index: int,
