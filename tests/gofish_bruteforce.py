@@ -140,6 +140,82 @@ def prefixes(options: dict, observer: int, hand: list[str], events: list[dict], 
     return out
 
 
+def weighted_holdings(options: dict, observer: int, hand: list[str], events: list[dict], weigh) -> tuple:
+    """``(total weight, {(seat or "stock", rank): {count: weight}})`` over every consistent deal
+    of the whole record, each weighted by the product of ``weigh(state, index, event)`` over
+    its events (the complete state just before event ``index``; a weight of 0 drops the deal).
+    Every choice of the other seats' dealt hands, in seat order, then a depth-first replay that
+    branches at every draw the observer did not see and fills in a face-down book's rank.
+    Used by the player-model tests (tests/test_gofish_models*.py)."""
+    game = get_game("gofish")
+    opts = game.parse_options(options)
+    n, H = opts["players"], opts["hand"]
+    ranks = game_ranks(opts)
+    unknown = [c for c in deck_cards(opts) if c not in hand]
+    others = [s for s in range(n) if s != observer]
+    total = 0.0
+    hold: dict = {}
+
+    def replay(st, L: int, w: float) -> None:
+        nonlocal total
+        if L == len(events):
+            total += w
+            for r in ranks:
+                for s in range(n):
+                    hold.setdefault((s, r), Counter())[sum(1 for c in st.hands[s] if c[0] == r)] += w
+                hold.setdefault(("stock", r), Counter())[sum(1 for c in st.stock if c[0] == r)] += w
+            return
+        ev = events[L]
+        w = w * weigh(st, L, ev)
+        if ev["type"] == "draw":
+            for card in ([ev["card"]] if ev["card"] is not None else list(st.stock)):
+                if card not in st.stock:
+                    continue
+                st2 = st.copy()
+                st2.stock.remove(card)
+                st2.stock.insert(0, card)
+                step(st2, dict(ev, card=card), ev, L, w)
+            return
+        full = dict(ev)
+        if ev["type"] == "book" and ev["rank"] is None:
+            p = ev["player"]
+            if st.opening:
+                if not st.unlaid[p]:
+                    return
+                full["rank"] = st.unlaid[p][0]
+            else:
+                cnt = Counter(c[0] for c in st.hands[p])
+                full_ranks = [r for r, k in cnt.items() if k == opts["suits"]]
+                if len(full_ranks) != 1:
+                    return
+                full["rank"] = full_ranks[0]
+        step(st.copy(), full, ev, L, w)
+
+    def step(st, full: dict, ev: dict, L: int, w: float) -> None:
+        try:
+            st.apply_event(full)
+        except IllegalAction:
+            return
+        if st.redact(full, observer) != ev:
+            return
+        replay(st, L + 1, w)
+
+    def deal(k: int, left: list[str], hands: dict) -> None:
+        if k == len(others):
+            try:
+                st = game.new_state(opts, {"hands": [hands.get(s, list(hand)) for s in range(n)],
+                                           "stock": sorted(left)})
+            except IllegalAction:
+                return
+            replay(st, 0, 1.0)
+            return
+        for combo in combinations(left, H):
+            deal(k + 1, [c for c in left if c not in combo], {**hands, others[k]: list(combo)})
+
+    deal(0, unknown, {})
+    return total, hold
+
+
 def consistent_deals(options: dict, observer: int, hand: list[str], events: list[dict]) -> Prefix:
     """The tallies over the consistent deals of the whole record."""
     return prefixes(options, observer, hand, events)[-1]

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -22,10 +20,10 @@ from cardmind.agents import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.belief.models import SoftmaxChoice
 from cardmind.core import get_game
-from cardmind.errors import IllegalAction
 from cardmind.games.gofish import models
 from cardmind.games.gofish.belief import GoFishBelief
-from cardmind.games.gofish.rules import deck_cards, game_ranks
+from cardmind.games.gofish.rules import game_ranks
+from gofish_bruteforce import weighted_holdings
 
 GAME = get_game("gofish")
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,72 +57,20 @@ def _weighted_bruteforce(options: dict, observer: int, hand: list, events: list,
     ``"random"`` also by the chance of the card the other player handed over under ``give:
     "one"`` (one of its cards of the rank at random)."""
     opts = GAME.parse_options(options)
-    n, H = opts["players"], opts["hand"]
     ranks = game_ranks(opts)
-    unknown = [c for c in deck_cards(opts) if c not in hand]
-    total = 0.0
-    hold: dict = {}
 
-    def replay(st, L: int, w: float) -> None:
-        nonlocal total
-        if L == len(events):
-            total += w
-            for r in ranks:
-                for s in range(n):
-                    hold.setdefault((s, r), Counter())[sum(1 for c in st.hands[s] if c[0] == r)] += w
-                hold.setdefault(("stock", r), Counter())[sum(1 for c in st.stock if c[0] == r)] += w
-            return
-        ev = events[L]
+    def weigh(st, L: int, ev: dict) -> float:
+        w = 1.0
         if L in ask_ctx:
             ctx, ri = ask_ctx[L]
             counts = np.array([[sum(1 for c in st.hands[ev["asker"]] if c[0] == r) for r in ranks]])
-            w = w * float(np.exp(models.log_likelihood(model, ctx, counts, ri)[0]))
+            w *= float(np.exp(models.log_likelihood(model, ctx, counts, ri)[0]))
         if giver == "random" and ev["type"] == "ask" and ev["given"] and ev["target"] != observer \
                 and opts["give"] == "one":
-            w = w / max(1, sum(1 for c in st.hands[ev["target"]] if c[0] == ev["rank"]))  # 0: the step drops it
-        if ev["type"] == "draw":
-            choices = [ev["card"]] if ev["card"] is not None else list(st.stock)
-            for card in choices:
-                if card not in st.stock:
-                    continue
-                st2 = st.copy()
-                st2.stock.remove(card)
-                st2.stock.insert(0, card)
-                step(st2, dict(ev, card=card), ev, L, w)
-            return
-        full = dict(ev)
-        if ev["type"] == "book" and ev["rank"] is None:
-            p = ev["player"]
-            if st.opening:
-                if not st.unlaid[p]:
-                    return
-                full["rank"] = st.unlaid[p][0]
-            else:
-                cnt = Counter(c[0] for c in st.hands[p])
-                full_ranks = [r for r, k in cnt.items() if k == opts["suits"]]
-                if len(full_ranks) != 1:
-                    return
-                full["rank"] = full_ranks[0]
-        step(st.copy(), full, ev, L, w)
+            w /= max(1, sum(1 for c in st.hands[ev["target"]] if c[0] == ev["rank"]))  # 0: the step drops it
+        return w
 
-    def step(st, full: dict, ev: dict, L: int, w: float) -> None:
-        try:
-            st.apply_event(full)
-        except IllegalAction:
-            return
-        if st.redact(full, observer) != ev:
-            return
-        replay(st, L + 1, w)
-
-    for combo in combinations(unknown, H):
-        rest = sorted(c for c in unknown if c not in combo)
-        allh = [list(hand) if s == observer else list(combo) for s in range(n)]
-        try:
-            st = GAME.new_state(opts, {"hands": allh, "stock": rest})
-        except IllegalAction:
-            continue
-        replay(st, 0, 1.0)
-    return total, hold
+    return weighted_holdings(options, observer, hand, events, weigh)
 
 
 def test_weighted_posterior_against_bruteforce():

@@ -8,8 +8,6 @@ asks reveal something, and the advice says which model it uses for whom."""
 from __future__ import annotations
 
 import io
-from collections import Counter
-from itertools import combinations
 
 import numpy as np
 import pytest
@@ -17,12 +15,12 @@ import pytest
 from cardmind.agents import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.core import get_game
-from cardmind.errors import IllegalAction
 from cardmind.games.gofish import models
 from cardmind.games.gofish.agents.peer import GoFishPeerAgent
 from cardmind.games.gofish.belief import GoFishBelief
 from cardmind.games.gofish.notation import Ask
-from cardmind.games.gofish.rules import deck_cards, game_ranks
+from cardmind.games.gofish.rules import game_ranks
+from gofish_bruteforce import weighted_holdings
 
 GAME = get_game("gofish")
 
@@ -157,72 +155,16 @@ def _bruteforce(options: dict, observer: int, hand: list, events: list, reads: d
     deal of the record (three players), each weighed by ``model``'s likelihood of the asks of
     ``reads`` (event index -> (contexts, target index, rank index)) from the asker's hand at
     the ask in that deal."""
-    opts = GAME.parse_options(options)
-    n, H = opts["players"], opts["hand"]
-    ranks = game_ranks(opts)
-    unknown = [c for c in deck_cards(opts) if c not in hand]
-    others = [s for s in range(n) if s != observer]
-    total = 0.0
-    hold: dict = {}
+    ranks = game_ranks(GAME.parse_options(options))
 
-    def replay(st, L: int, w: float) -> None:
-        nonlocal total
-        if L == len(events):
-            total += w
-            for r in ranks:
-                for s in range(n):
-                    hold.setdefault((s, r), Counter())[sum(1 for c in st.hands[s] if c[0] == r)] += w
-                hold.setdefault(("stock", r), Counter())[sum(1 for c in st.stock if c[0] == r)] += w
-            return
-        ev = events[L]
-        if L in reads:
-            ctxs, ti, ri = reads[L]
-            counts = np.array([[sum(1 for c in st.hands[ev["asker"]] if c[0] == r) for r in ranks]])
-            w = w * float(np.exp(models.pair_log_likelihood(model, ctxs, counts, ti, ri)[0]))
-        if ev["type"] == "draw":
-            for card in ([ev["card"]] if ev["card"] is not None else list(st.stock)):
-                if card not in st.stock:
-                    continue
-                st2 = st.copy()
-                st2.stock.remove(card)
-                st2.stock.insert(0, card)
-                step(st2, dict(ev, card=card), ev, L, w)
-            return
-        full = dict(ev)
-        if ev["type"] == "book" and ev["rank"] is None:
-            p = ev["player"]
-            if st.opening:
-                if not st.unlaid[p]:
-                    return
-                full["rank"] = st.unlaid[p][0]
-            else:
-                cnt = Counter(c[0] for c in st.hands[p])
-                full_ranks = [r for r, k in cnt.items() if k == opts["suits"]]
-                if len(full_ranks) != 1:
-                    return
-                full["rank"] = full_ranks[0]
-        step(st.copy(), full, ev, L, w)
+    def weigh(st, L: int, ev: dict) -> float:
+        if L not in reads:
+            return 1.0
+        ctxs, ti, ri = reads[L]
+        counts = np.array([[sum(1 for c in st.hands[ev["asker"]] if c[0] == r) for r in ranks]])
+        return float(np.exp(models.pair_log_likelihood(model, ctxs, counts, ti, ri)[0]))
 
-    def step(st, full: dict, ev: dict, L: int, w: float) -> None:
-        try:
-            st.apply_event(full)
-        except IllegalAction:
-            return
-        if st.redact(full, observer) != ev:
-            return
-        replay(st, L + 1, w)
-
-    for a in combinations(unknown, H):
-        rest1 = [c for c in unknown if c not in a]
-        for b in combinations(rest1, H):
-            rest = sorted(c for c in rest1 if c not in b)
-            allh = {observer: list(hand), others[0]: list(a), others[1]: list(b)}
-            try:
-                st = GAME.new_state(opts, {"hands": [allh[s] for s in range(n)], "stock": rest})
-            except IllegalAction:
-                continue
-            replay(st, 0, 1.0)
-    return total, hold
+    return weighted_holdings(options, observer, hand, events, weigh)
 
 
 @pytest.mark.parametrize("seed", [6, 8])
