@@ -198,7 +198,7 @@ def main(argv=None) -> int:
                     help="write the tables from the raw predictions of earlier runs (their run.json files, "
                          "e.g. one run per pairing or per seed run side by side), merged, instead of playing")
     args = ap.parse_args(argv)
-    from cardmind.games.handfoot.belief import DEFAULT_WORLDS
+    from cardmind.games.handfoot.counting import DEFAULT_WORLDS
 
     if args.from_raw:
         return merge(args.from_raw, args.out)

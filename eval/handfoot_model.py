@@ -35,7 +35,8 @@ from cardmind.agents import resolve_agent
 from cardmind.agents.match import play_game
 from cardmind.belief.models import SoftmaxChoice, importance_weights
 from cardmind.core import get_game
-from cardmind.games.handfoot.belief import KINDS, HandFootBelief, kind_of
+from cardmind.games.handfoot.belief import HandFootBelief
+from cardmind.games.handfoot.counting import KINDS, kind_of
 from cardmind.games.handfoot.models import FEATURES, MODEL_FILE, decisions_of_record, load
 from cardmind.records import Record
 

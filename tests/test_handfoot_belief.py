@@ -167,7 +167,7 @@ def test_constraints_shape_the_posterior():
     """A card a player laid or discarded was in its hand: the exact posterior is not the naive one
     that spreads the cards nobody has seen uniformly over the hidden places (a player known to
     have held a copy is, with no more said, less likely to hold another one)."""
-    from cardmind.games.handfoot.belief import _hyper_pmf
+    from cardmind.games.handfoot.counting import _hyper_pmf
     for rec in cuts(SMALL, 5):
         t = HandFootBelief.from_record(rec, engine="exact", model="uniform")
         st = t.structure()

@@ -69,8 +69,8 @@ from ...belief.blocks import randbelow
 from ...belief.tracker import Tracker
 from ...errors import Contradiction
 from .models import decision_of
-from .counting import (_combo_pool_part, _Filter, _layoff_all, _p_at_least, _p_none, _pool_at, _pool_hands,  # noqa: F401 - re-exported
-                       can_go_down_out, sqrt_se)
+from .counting import (_combo_pool_part, _Filter, _p_at_least, _pool_at, _pool_hands,
+                       can_go_down_out)
 from .rules import deck_counts, hand_cards, sort_hand
 
 #: the power of a player model's likelihood (measured: the fitted models at full strength are

@@ -39,7 +39,8 @@ from typing import Any
 import numpy as np
 
 from ...hints.words import chance
-from .belief import CariocaBelief, can_go_down_out
+from .belief import CariocaBelief
+from .counting import can_go_down_out
 from .melds import deficiency_cached
 from .models import _fits, _logp, _near, _profile, load
 from .rules import card_points, is_joker, sort_hand
@@ -541,7 +542,7 @@ class Advisor:
                 rest.subtract(m.cards)
             table = [dict(m) for m in st.table] + [{"owner": me, "kind": m.kind, "cards": list(m.cards)}
                                                     for m in melds]
-            from .belief import _layoff_all  # noqa: PLC0415
+            from .counting import _layoff_all  # noqa: PLC0415
 
             left_cards = +rest
             n_left = _layoff_all(Counter(left_cards), [dict(t) for t in table])

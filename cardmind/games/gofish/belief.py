@@ -52,8 +52,7 @@ import numpy as np
 
 from ...belief.tracker import Tracker
 from ...errors import Contradiction
-from .particles import (_COMP_CACHE, _compositions_capped, _Filter, _merge_particles,  # noqa: F401 - re-exported
-                        _Population)
+from .particles import _Filter
 from .consistency import ConsistencyChecks
 from .rules import game_ranks, game_suits
 from .weighing import ModelWeighing

@@ -51,9 +51,9 @@ from typing import Any
 import numpy as np
 
 from ...belief.tracker import Tracker
-from .counting import (DEFAULT_BURN, DEFAULT_SAMPLES, DEFAULT_THIN, DEFAULT_WORLDS, EXACT_BOX, EXACT_WORK,  # noqa: F401
-                       FREE, KINDS, Answer, ExactEngine, GibbsEngine, Places, SeatLine, Structure, _hyper_cached,
-                       _hyper_pmf, _place_name, check_feasible, group_places, kind_of, structure_of)
+from .counting import (DEFAULT_BURN, DEFAULT_SAMPLES, DEFAULT_THIN, DEFAULT_WORLDS, FREE, KINDS, Answer,
+                       ExactEngine, GibbsEngine, SeatLine, Structure, _hyper_cached, _place_name,
+                       check_feasible, kind_of, structure_of)
 from .rules import sort_cards
 from .weighing import ModelWeighing
 

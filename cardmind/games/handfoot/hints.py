@@ -25,7 +25,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ...hints.words import WATCH, Advice, article, chance, count, points
-from .belief import KINDS, ExactEngine, HandFootBelief
+from .belief import HandFootBelief
+from .counting import KINDS, ExactEngine
 from .decide import (answer_swing, discard_danger, go_out_swing, next_turn_chances, opponents_out_risk,
                        red_three_risk)
 from .plan import (BookNeeds, choose_discard, down_plan, foot_plan, go_out_discard, keep_score,
