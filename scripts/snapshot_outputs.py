@@ -46,7 +46,8 @@ def snap(out: str) -> None:
     for path in records():
         first = json.loads(path.read_text().splitlines()[0])
         seat = [] if "observer" in first else ["--seat", "0"]
-        rel = str(path.relative_to(ROOT.parent))
+        # keyed the same from any checkout (a worktree has another folder name)
+        rel = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path.relative_to(ROOT.parent))
         for cmd in ("hint", "belief"):
             result[f"{cmd} {rel}"] = run([cmd, str(path), "--json", *seat])
         print(rel, file=sys.stderr)
