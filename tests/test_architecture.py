@@ -171,7 +171,7 @@ def test_the_import_check_resolves_relative_imports():
     """The checker itself, on a game module with relative imports up and across packages."""
     path = ROOT / "games" / "literature" / "hints.py"
     found = {m for _, m in _imports(path)}
-    assert "cardmind.hints.asks_only" in found and "cardmind.games.literature.belief" in found
+    assert "cardmind.hints.turn_note" in found and "cardmind.games.literature.belief" in found
 
 
 def _module_name(path: Path) -> str:
@@ -256,8 +256,8 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 #: the modules every game package has, in the same roles (docs/architecture.md, "one shape")
-SHAPE = ("__init__.py", "rules.py", "notation.py", "state.py", "belief.py", "models.py", "hints.py", "shorthand.py",
-         "view.py", "codec.py", "agents/__init__.py", "agents/peer.py", "agents/belief.py")
+SHAPE = ("__init__.py", "rules.py", "notation.py", "state.py", "belief.py", "models.py", "advice.py", "hints.py",
+         "shorthand.py", "view.py", "codec.py", "agents/__init__.py", "agents/peer.py", "agents/belief.py")
 #: the games whose decisions are priced over worlds in a module of their own (Literature reads its
 #: chances straight from the tracker)
 DECIDE = ("gofish", "carioca", "handfoot")
@@ -275,3 +275,29 @@ def test_every_game_package_has_the_one_shape(name):
         assert not (pkg / other).exists()
     codec = (pkg / "codec.py").read_text()
     assert "ISMCTSAgent" not in codec and "class " in codec
+
+
+def _advice_classes(path: Path) -> list[str]:
+    """The classes of ``path`` that subclass ``Advice`` (by the base's name)."""
+    tree = ast.parse(path.read_text())
+    return [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
+            and any((b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")) == "Advice" for b in n.bases)]
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_advice_and_hints_play_their_roles(name):
+    """``advice.py`` holds the game's one ``Advice`` subclass (what is said and how it is
+    shown); ``hints.py`` holds the hint engine that ``Game.hint_engine()`` returns, and no
+    ``Advice`` subclass."""
+    from cardmind.hints.words import Advice
+
+    pkg = ROOT / "games" / name
+    classes = _advice_classes(pkg / "advice.py")
+    assert len(classes) == 1
+    assert _advice_classes(pkg / "hints.py") == []
+    engine = get_game(name).hint_engine()
+    assert engine.__module__ == f"cardmind.games.{name}.hints"
+    module = __import__(f"cardmind.games.{name}.advice", fromlist=[classes[0]])
+    cls = getattr(module, classes[0])
+    assert issubclass(cls, Advice) and cls.__module__ == module.__name__
+    assert engine.__annotations__["return"] in (classes[0], cls)

@@ -1,6 +1,6 @@
 """Go Fish followed live (``cardmind advise``): the short notation
 (:mod:`cardmind.games.gofish.shorthand`) and the advice in a card player's words
-(:class:`cardmind.games.gofish.hints.GoFishHint`).
+(:class:`cardmind.games.gofish.advice.GoFishHint`).
 
 Checked here: the doc's table of forms is the notation's, and each example parses in some
 position; every seat's view of the complete example, the player's example record and small
@@ -385,7 +385,7 @@ def test_your_draw_and_phase_two_headlines(tmp_path):
 
 
 def test_a_sampled_chance_says_so_and_verbose_gives_its_error():
-    from cardmind.games.gofish.hints import GoFishAskHint, GoFishHint
+    from cardmind.games.gofish.advice import GoFishAskHint, GoFishHint
 
     ask = GoFishAskHint(2, "7", 0.4321, 0.4321, 0.0, "43% chance seat 2 holds at least one 7", 0.45)
     hint = GoFishHint(observer=0, events=50, to_move=0, phase=1, players=4, ranks="23456789TJQKA",
@@ -454,7 +454,7 @@ def test_why_says_the_cards_a_hit_wins_in_words():
 
 
 def test_no_ask_can_win_a_card_on_your_turn():
-    from cardmind.games.gofish.hints import GoFishHint
+    from cardmind.games.gofish.advice import GoFishHint
 
     def hint(stock, draw_rank):
         return GoFishHint(observer=0, events=50, to_move=0, phase=1, players=3, ranks="23456789TJQKA",

@@ -290,7 +290,7 @@ def test_y_and_n_answer_yes_and_no(tmp_path):
 
 
 def _advice(**kw):
-    from cardmind.games.handfoot.hints import HandFootHint
+    from cardmind.games.handfoot.advice import HandFootHint
 
     base = dict(observer=1, hand=1, to_move=2, phase="draw", minimum=50, opened=True, draw=None, opening=None,
                 melds=[], go_out=None, answer=None, discards=[], chances={}, partner_red_three=None, kinds={},

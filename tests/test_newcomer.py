@@ -151,7 +151,7 @@ def test_a_sampled_answer_says_plainly_that_it_is_an_estimate():
 
     from rich.console import Console
 
-    from cardmind.games.gofish.hints import GoFishHint
+    from cardmind.games.gofish.advice import GoFishHint
 
     hint = GoFishHint(observer=0, events=50, to_move=0, phase=1, players=4, ranks="23456789TJQKA",
                       consistent_deals=10 ** 18, exact=False, asks=[], holdings={}, books=[], sizes=[5, 5, 5, 5],

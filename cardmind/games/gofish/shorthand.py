@@ -578,7 +578,7 @@ def _who(seat: int, state) -> str:
 
 def _plural(r: str) -> str:
     """A rank in the plural as the advice writes it (``"7s"``, ``"10s"``, ``"kings"``)."""
-    from .hints import rank_plural  # noqa: PLC0415
+    from .advice import rank_plural  # noqa: PLC0415
 
     return rank_plural(r)
 
