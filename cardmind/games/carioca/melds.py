@@ -231,6 +231,33 @@ def _set_slots(counts: Counter, sets: int) -> list[tuple[str, int]] | None:
     return slots
 
 
+def _lay_sets(cnt: Counter, jl: list[str], sets: int) -> list[Meld] | None:
+    """The ``sets`` sets of a contract laid from the naturals ``cnt`` (a multiset of cards)
+    and the jokers ``jl`` left after its runs, using the most naturals (:func:`_set_slots`;
+    jokers fill the rest, taken from the end of ``jl``); ``None`` when they cannot be laid."""
+    if sets == 0:
+        return []
+    slots = _set_slots(cnt, sets)
+    if slots is None:
+        return None
+    need = sum(SET_MIN - u for _, u in slots)
+    if need > len(jl):
+        return None
+    melds = []
+    left = Counter(cnt)
+    js = list(jl)
+    for r, u in slots:
+        cards = []
+        for s in SUIT_ORDER:
+            while len(cards) < u and left[r + s] > 0:
+                left[r + s] -= 1
+                cards.append(r + s)
+        while len(cards) < SET_MIN:
+            cards.append(js.pop())
+        melds.append(Meld("set", tuple(cards)))
+    return melds
+
+
 def find_contract(hand: Iterable[str], sets: int, runs: int, limit: int = 1,
                   keep: int = 1) -> list[tuple[Meld, ...]]:
     """Ways to lay the contract (``sets`` sets of 3 and ``runs`` runs of 4) from ``hand``,
@@ -256,34 +283,13 @@ def find_contract(hand: Iterable[str], sets: int, runs: int, limit: int = 1,
     suits = sorted({c[1] for c in counts if c not in JOKERS}, key=SUIT_ORDER.index)
     windows = _run_windows("".join(suits))
 
-    def sets_from(cnt: Counter, jl: list[str]) -> list[Meld] | None:
-        if sets == 0:
-            return []
-        slots = _set_slots(cnt, sets)
-        if slots is None:
-            return None
-        need = sum(SET_MIN - u for _, u in slots)
-        if need > len(jl):
-            return None
-        melds = []
-        left = Counter(cnt)
-        js = list(jl)
-        for r, u in slots:
-            cards = []
-            for s in SUIT_ORDER:
-                while len(cards) < u and left[r + s] > 0:
-                    left[r + s] -= 1
-                    cards.append(r + s)
-            while len(cards) < SET_MIN:
-                cards.append(js.pop())
-            melds.append(Meld("set", tuple(cards)))
-        return melds
-
-    def rec(k: int, first: int, cnt: Counter, jl: list[str], chosen: list[Meld]) -> None:
+    def lay_runs(k: int, first: int, cnt: Counter, jl: list[str], chosen: list[Meld]) -> None:
+        """Lay runs ``k`` .. ``runs - 1`` in windows from index ``first`` on, from the naturals
+        ``cnt`` and jokers ``jl`` left, then the sets; arrangements go to ``out``."""
         if len(out) >= limit:
             return
         if k == runs:
-            ms = sets_from(cnt, jl)
+            ms = _lay_sets(cnt, jl, sets)
             if ms is not None:
                 out.append(tuple(chosen + ms))
             return
@@ -309,12 +315,12 @@ def find_contract(hand: Iterable[str], sets: int, runs: int, limit: int = 1,
                     else:
                         laid.append(jl2.pop())
                 cnt2 = +cnt2
-                rec(k + 1, wi, cnt2, jl2, chosen + [Meld("run", tuple(laid))])
+                lay_runs(k + 1, wi, cnt2, jl2, chosen + [Meld("run", tuple(laid))])
                 if len(out) >= limit:
                     return
 
     naturals = +Counter({c: k for c, k in counts.items() if c not in JOKERS})
-    rec(0, 0, naturals, jokers, [])
+    lay_runs(0, 0, naturals, jokers, [])
     return out
 
 
