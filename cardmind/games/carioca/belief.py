@@ -60,7 +60,7 @@ rated 1-2% the chance of seats that went down 8-10% of the time: ``docs/calibrat
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -81,6 +81,61 @@ DEFAULT_SAMPLES = 60
 #: enumerate an opponent's hands exactly when it holds at most this many hidden cards (0: when
 #: every card it holds is public; each hidden card multiplies the work by the cards unseen)
 EXACT_HIDDEN = 0
+
+
+class _TableAhead:
+    """One world played forward by :meth:`CariocaBelief.round_ahead`: every seat's hand
+    (``held``: a ``Counter`` of cards per seat) and the stock in draw order (``stock``, drawn
+    from index ``pos`` on; past its end a draw gives ``None``).
+
+    Args:
+        held: the hands now (changed in place).
+        stock: the stock in draw order.
+        penalty: the cards a steal brings from the stock (``steal_penalty``).
+    """
+
+    def __init__(self, held: list[Counter], stock: list[str], penalty: int):
+        self.held, self.stock, self.penalty = held, stock, penalty
+        self.pos = 0
+
+    def draw(self) -> str | None:
+        """The next stock card (``None`` once the stock is used up); the position moves on."""
+        c = self.stock[self.pos] if self.pos < len(self.stock) else None
+        self.pos += 1
+        return c
+
+    def next_stock_card(self) -> str | None:
+        """The card the next draw would give, without drawing it."""
+        return self.stock[self.pos] if self.pos < len(self.stock) else None
+
+    def take_or_steal(self, card: str, order: list[int], turn: int,
+                      wants: Callable[[int, str], bool]) -> str | None:
+        """The discard ``card`` on offer to the seats of ``order``: the first that ``wants``
+        it (``wants(seat, card) -> bool``) gets it. The seat on ``turn`` takes it: returns
+        ``card``; another seat steals it, with ``penalty`` cards drawn from the stock: returns
+        ``None`` (as when nobody wants it)."""
+        held = self.held
+        for r in order:
+            if not wants(r, card):
+                continue
+            if r == turn:
+                return card
+            held[r][card] += 1
+            for _ in range(self.penalty):
+                c = self.draw()
+                if c is not None:
+                    held[r][c] += 1
+            return None
+        return None
+
+    def take_or_draw(self, seat: int, took: str | None) -> None:
+        """``seat`` adds the card it took, or (``took`` is ``None``) draws the next stock card."""
+        if took is not None:
+            self.held[seat][took] += 1
+        else:
+            c = self.draw()
+            if c is not None:
+                self.held[seat][c] += 1
 
 
 class CariocaBelief(Tracker):
@@ -604,9 +659,8 @@ class CariocaBelief(Tracker):
         st = self.state
         n = self.players
         sets, runs = st.sets > 0, st.runs > 0
-        held = [Counter(h) for h in hands]
-        penalty = self.options["steal_penalty"]
-        pos = 0
+        table = _TableAhead([Counter(h) for h in hands], stock, self.options["steal_penalty"])
+        held = table.held
         out: dict[int, tuple[float, float]] = {}
         want = [s for s in range(n) if s != self.observer]
 
@@ -614,12 +668,6 @@ class CariocaBelief(Tracker):
             if st.down[seat]:
                 return fits_table(st, card)
             return synergy(card, held[seat], sets, runs) >= JOINS
-
-        def draw() -> str | None:
-            nonlocal pos
-            c = stock[pos] if pos < len(stock) else None
-            pos += 1
-            return c
 
         q = st.turn
         phase = st.phase
@@ -630,32 +678,13 @@ class CariocaBelief(Tracker):
                 if q != self.observer and q not in out:
                     out[q] = self._outcomes(q, held[q], [None])
             else:
-                took = None
-                if offer is not None:
-                    card, order = offer
-                    for r in order:
-                        if not wants(r, card):
-                            continue
-                        if r == q:
-                            took = card
-                        else:
-                            held[r][card] += 1
-                            for _ in range(penalty):
-                                c = draw()
-                                if c is not None:
-                                    held[r][c] += 1
-                        break
-                nxt = stock[pos] if pos < len(stock) else None
+                took = None if offer is None else table.take_or_steal(offer[0], offer[1], q, wants)
+                nxt = table.next_stock_card()
                 if q != self.observer and q not in out:
                     extra = [x for x in (nxt, offer[0] if offer is not None and q in offer[1] else None)
                              if x is not None]
                     out[q] = self._outcomes(q, held[q], extra or [None])
-                if took is not None:
-                    held[q][took] += 1
-                else:
-                    c = draw()
-                    if c is not None:
-                        held[q][c] += 1
+                table.take_or_draw(q, took)
             if all(s in out for s in want):
                 break
             if sum(held[q].values()) == 0:

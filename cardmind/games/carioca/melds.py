@@ -231,6 +231,33 @@ def _set_slots(counts: Counter, sets: int) -> list[tuple[str, int]] | None:
     return slots
 
 
+def _lay_sets(cnt: Counter, jl: list[str], sets: int) -> list[Meld] | None:
+    """The ``sets`` sets of a contract laid from the naturals ``cnt`` (a multiset of cards)
+    and the jokers ``jl`` left after its runs, using the most naturals (:func:`_set_slots`;
+    jokers fill the rest, taken from the end of ``jl``); ``None`` when they cannot be laid."""
+    if sets == 0:
+        return []
+    slots = _set_slots(cnt, sets)
+    if slots is None:
+        return None
+    need = sum(SET_MIN - u for _, u in slots)
+    if need > len(jl):
+        return None
+    melds = []
+    left = Counter(cnt)
+    js = list(jl)
+    for r, u in slots:
+        cards = []
+        for s in SUIT_ORDER:
+            while len(cards) < u and left[r + s] > 0:
+                left[r + s] -= 1
+                cards.append(r + s)
+        while len(cards) < SET_MIN:
+            cards.append(js.pop())
+        melds.append(Meld("set", tuple(cards)))
+    return melds
+
+
 def find_contract(hand: Iterable[str], sets: int, runs: int, limit: int = 1,
                   keep: int = 1) -> list[tuple[Meld, ...]]:
     """Ways to lay the contract (``sets`` sets of 3 and ``runs`` runs of 4) from ``hand``,
@@ -256,34 +283,13 @@ def find_contract(hand: Iterable[str], sets: int, runs: int, limit: int = 1,
     suits = sorted({c[1] for c in counts if c not in JOKERS}, key=SUIT_ORDER.index)
     windows = _run_windows("".join(suits))
 
-    def sets_from(cnt: Counter, jl: list[str]) -> list[Meld] | None:
-        if sets == 0:
-            return []
-        slots = _set_slots(cnt, sets)
-        if slots is None:
-            return None
-        need = sum(SET_MIN - u for _, u in slots)
-        if need > len(jl):
-            return None
-        melds = []
-        left = Counter(cnt)
-        js = list(jl)
-        for r, u in slots:
-            cards = []
-            for s in SUIT_ORDER:
-                while len(cards) < u and left[r + s] > 0:
-                    left[r + s] -= 1
-                    cards.append(r + s)
-            while len(cards) < SET_MIN:
-                cards.append(js.pop())
-            melds.append(Meld("set", tuple(cards)))
-        return melds
-
-    def rec(k: int, first: int, cnt: Counter, jl: list[str], chosen: list[Meld]) -> None:
+    def lay_runs(k: int, first: int, cnt: Counter, jl: list[str], chosen: list[Meld]) -> None:
+        """Lay runs ``k`` .. ``runs - 1`` in windows from index ``first`` on, from the naturals
+        ``cnt`` and jokers ``jl`` left, then the sets; arrangements go to ``out``."""
         if len(out) >= limit:
             return
         if k == runs:
-            ms = sets_from(cnt, jl)
+            ms = _lay_sets(cnt, jl, sets)
             if ms is not None:
                 out.append(tuple(chosen + ms))
             return
@@ -309,12 +315,12 @@ def find_contract(hand: Iterable[str], sets: int, runs: int, limit: int = 1,
                     else:
                         laid.append(jl2.pop())
                 cnt2 = +cnt2
-                rec(k + 1, wi, cnt2, jl2, chosen + [Meld("run", tuple(laid))])
+                lay_runs(k + 1, wi, cnt2, jl2, chosen + [Meld("run", tuple(laid))])
                 if len(out) >= limit:
                     return
 
     naturals = +Counter({c: k for c, k in counts.items() if c not in JOKERS})
-    rec(0, 0, naturals, jokers, [])
+    lay_runs(0, 0, naturals, jokers, [])
     return out
 
 
@@ -373,32 +379,98 @@ def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | N
     counts = Counter(hand)
     nat = +Counter({c: k for c, k in counts.items() if c not in JOKERS})
     jok = sum(k for c, k in counts.items() if c in JOKERS)
+    targets = _run_targets(nat, available, windows_kept) if runs else []
+    search = _ShortfallSearch(nat, jok, sets, runs, targets, available, max_missing)
+    search.choose_runs(0, 0, Counter(), 0, 0, [])
+    best, outs = search.best, search.outs
+    if best <= 0:
+        return 0, set()
+    if best > max_missing:
+        return max_missing + 1, set()
+    outs.update(c for c in JOKERS if _can_come(c, available) or available is None)
+    return best, outs
 
-    def ok_card(c: str) -> bool:
-        return available is None or available.get(c, 0) > 0
 
+def _can_come(card: str, available: Counter | None) -> bool:
+    """Whether ``card`` may still be drawn: a copy is available (always, without ``available``)."""
+    return available is None or available.get(card, 0) > 0
+
+
+def _run_targets(nat: Counter, available: Counter | None,
+                 windows_kept: int) -> list[tuple[int, int, tuple[str, ...], tuple[str, ...]]]:
+    """The run windows :func:`deficiency` aims at: every 4-card window of a suit holding a
+    natural of ``nat`` (the hand's naturals, a multiset) whose missing cards may all still
+    come, as ``(missing places, most of them jokers can fill, the naturals held, the missing
+    cards)``; the ``windows_kept`` with the fewest missing places (a stable sort)."""
     cands = []
-    if runs:
-        suits = sorted({c[1] for c in nat}, key=SUIT_ORDER.index)
-        for suit in suits:
-            for start in range(1, 15 - RUN_MIN + 1):
-                cards = _window_cards(suit, start)
-                have = [i for i, c in enumerate(cards) if nat[c] > 0]
-                if not have:
-                    continue
-                miss = [i for i in range(RUN_MIN) if i not in have]
-                if any(not ok_card(cards[i]) for i in miss):
-                    continue
-                cands.append((len(miss), _max_jokers(miss), tuple(cards[i] for i in have),
-                              tuple(cards[i] for i in miss)))
-        cands.sort(key=lambda x: x[0])
-        cands = cands[:windows_kept]
+    suits = sorted({c[1] for c in nat}, key=SUIT_ORDER.index)
+    for suit in suits:
+        for start in range(1, 15 - RUN_MIN + 1):
+            cards = _window_cards(suit, start)
+            have = [i for i, c in enumerate(cards) if nat[c] > 0]
+            if not have:
+                continue
+            miss = [i for i in range(RUN_MIN) if i not in have]
+            if any(not _can_come(cards[i], available) for i in miss):
+                continue
+            cands.append((len(miss), _max_jokers(miss), tuple(cards[i] for i in have),
+                          tuple(cards[i] for i in miss)))
+    cands.sort(key=lambda x: x[0])
+    return cands[:windows_kept]
 
-    best = [max_missing + 1]
-    outs: set[str] = set()
 
-    def finish(used: Counter, run_miss: int, run_jcap: int, run_need: list[str]) -> None:
-        left = Counter(nat)
+class _ShortfallSearch:
+    """The search of :func:`deficiency`: every choice of run targets (``targets`` from
+    :func:`_run_targets`, a window more than once where the naturals allow), then the sets
+    that use the most naturals left; keeps the fewest missing places (``best``, starting at
+    ``max_missing + 1``) and the union of the cards those choices miss (``outs``).
+
+    Args:
+        nat: the hand's naturals (a multiset); jok: its number of jokers.
+        sets, runs: the contract.
+        targets: the run windows.
+        available: ``{card: copies not yet seen out of play}`` or ``None``.
+        max_missing: answers above this are not searched.
+    """
+
+    def __init__(self, nat: Counter, jok: int, sets: int, runs: int,
+                 targets: list[tuple[int, int, tuple[str, ...], tuple[str, ...]]],
+                 available: Counter | None, max_missing: int):
+        self.nat, self.jok, self.sets, self.runs = nat, jok, sets, runs
+        self.targets, self.available = targets, available
+        self.best = max_missing + 1
+        self.outs: set[str] = set()
+
+    def choose_runs(self, k: int, first: int, used: Counter, miss: int, jcap: int, need: list[str]) -> None:
+        """Choose run targets ``k`` .. ``runs - 1`` from target ``first`` on, the runs before
+        using the naturals ``used``, missing ``miss`` places (``jcap`` of them fillable by
+        jokers) that need the cards ``need``; then the sets (:meth:`add_sets`). A run with no
+        target left counts all four places missing, two of them fillable by jokers."""
+        jok, runs, nat, targets = self.jok, self.runs, self.nat, self.targets
+        if miss - min(jok, jcap + 2 * (runs - k) + 2 * self.sets) > self.best:
+            return
+        if k == runs:
+            self.add_sets(used, miss, jcap, need)
+            return
+        placed = False
+        for wi in range(first, len(targets)):
+            m, jc, have, missing = targets[wi]
+            u2 = Counter(used)
+            u2.update(have)
+            if any(u2[c] > nat[c] for c in have):
+                continue
+            placed = True
+            # the same window may hold a second run when the hand has second copies (two decks)
+            self.choose_runs(k + 1, wi, u2, miss + m, jcap + jc, need + list(missing))
+        if not placed:
+            self.choose_runs(k + 1, len(targets), used, miss + RUN_MIN, jcap + 2, need)
+
+    def add_sets(self, used: Counter, run_miss: int, run_jcap: int, run_need: list[str]) -> None:
+        """The sets after runs that use the naturals ``used``, miss ``run_miss`` places
+        (``run_jcap`` fillable by jokers) and need ``run_need``: the set slots using the most
+        naturals left; records the total missing places and their cards when it is the best."""
+        sets = self.sets
+        left = Counter(self.nat)
         left.subtract(used)
         left = +left
         # sets: the slots using the most naturals
@@ -407,45 +479,18 @@ def deficiency(hand: Iterable[str], sets: int, runs: int, available: Counter | N
         empty = sets - len(slots)
         set_miss = sum(SET_MIN - u for _, u in slots) + SET_MIN * empty
         set_jcap = sum(SET_MIN - u for _, u in slots if u >= 1) + (SET_MIN - 1) * empty
-        j = min(jok, run_jcap + set_jcap)
+        j = min(self.jok, run_jcap + set_jcap)
         total = run_miss + set_miss - j
-        if total > best[0]:
+        if total > self.best:
             return
         wanted = set(run_need)
         for r, u in slots:
             if u < SET_MIN:
-                wanted.update(r + s for s in SUIT_ORDER if ok_card(r + s))
-        if total < best[0]:
-            best[0] = total
-            outs.clear()
-        outs.update(wanted)
-
-    def rec(k: int, first: int, used: Counter, miss: int, jcap: int, need: list[str]) -> None:
-        if miss - min(jok, jcap + 2 * (runs - k) + 2 * sets) > best[0]:
-            return
-        if k == runs:
-            finish(used, miss, jcap, need)
-            return
-        placed = False
-        for wi in range(first, len(cands)):
-            m, jc, have, missing = cands[wi]
-            u2 = Counter(used)
-            u2.update(have)
-            if any(u2[c] > nat[c] for c in have):
-                continue
-            placed = True
-            # the same window may hold a second run when the hand has second copies (two decks)
-            rec(k + 1, wi, u2, miss + m, jcap + jc, need + list(missing))
-        if not placed:
-            rec(k + 1, len(cands), used, miss + RUN_MIN, jcap + 2, need)
-
-    rec(0, 0, Counter(), 0, 0, [])
-    if best[0] <= 0:
-        return 0, set()
-    if best[0] > max_missing:
-        return max_missing + 1, set()
-    outs.update(c for c in JOKERS if ok_card(c) or available is None)
-    return best[0], outs
+                wanted.update(r + s for s in SUIT_ORDER if _can_come(r + s, self.available))
+        if total < self.best:
+            self.best = total
+            self.outs.clear()
+        self.outs.update(wanted)
 
 
 __all__ = ["MELD_KINDS", "Meld", "can_make", "deficiency", "deficiency_cached", "find_contract", "is_valid", "laid_with",

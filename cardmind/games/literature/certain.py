@@ -335,46 +335,64 @@ class CertainKnowledge:
                 cus[s] = cu
             else:
                 chg[s] = 0
-            # hand size
+            # hand size: the located cards fill the hand, or the free places equal the cards
+            # s may still hold
             a = at[s]
             unl = may[s] & ~a
             if not unl:
                 continue
             free = sizes[s] - a.bit_count()
             if free == 0:
-                # s holds nothing else (s again: its clauses narrow)
-                may[s] &= ~unl
-                chg[s] |= unl
-                dirty |= low
-                m = unl
-                while m:
-                    lo = m & -m
-                    i = lo.bit_length() - 1
-                    p = poss[i] & ~low
-                    poss[i] = p
-                    if p and not p & (p - 1):
-                        x = p.bit_length() - 1
-                        at[x] |= lo
-                        chg[x] |= lo
-                        dirty |= p
-                    m ^= lo
+                dirty |= self._holds_nothing_else(s, unl)
             elif free == unl.bit_count():
-                # s holds every card it may still hold (s again: its clauses are satisfied)
-                at[s] = a | unl
-                chg[s] |= unl
-                dirty |= low
-                m = unl
-                while m:
-                    lo = m & -m
-                    i = lo.bit_length() - 1
-                    p = poss[i] & ~low
-                    poss[i] = low
-                    dirty |= p
-                    nlo = ~lo
-                    while p:
-                        q = p & -p
-                        x = q.bit_length() - 1
-                        may[x] &= nlo
-                        chg[x] |= lo
-                        p ^= q
-                    m ^= lo
+                dirty |= self._holds_all_of(s, unl)
+
+    def _holds_nothing_else(self, s: int, unl: int) -> int:
+        """The cards located at seat ``s`` fill its hand: it holds none of ``unl`` (a card
+        mask of the cards it may hold, not located at it); a card left with one possible
+        holder is located there. Returns the seats to re-examine (bits; ``s`` again: its
+        clauses narrow)."""
+        poss, at, chg = self._poss, self._at, self._chg
+        low = 1 << s
+        self._may[s] &= ~unl
+        chg[s] |= unl
+        dirty = low
+        m = unl
+        while m:
+            lo = m & -m
+            i = lo.bit_length() - 1
+            p = poss[i] & ~low
+            poss[i] = p
+            if p and not p & (p - 1):
+                x = p.bit_length() - 1
+                at[x] |= lo
+                chg[x] |= lo
+                dirty |= p
+            m ^= lo
+        return dirty
+
+    def _holds_all_of(self, s: int, unl: int) -> int:
+        """Seat ``s``'s free places equal the cards ``unl`` it may still hold (a card mask):
+        it holds every one of them, and no other seat does. Returns the seats to re-examine
+        (bits; ``s`` again: its clauses are satisfied)."""
+        poss, may, chg = self._poss, self._may, self._chg
+        low = 1 << s
+        self._at[s] |= unl
+        chg[s] |= unl
+        dirty = low
+        m = unl
+        while m:
+            lo = m & -m
+            i = lo.bit_length() - 1
+            p = poss[i] & ~low
+            poss[i] = low
+            dirty |= p
+            nlo = ~lo
+            while p:
+                q = p & -p
+                x = q.bit_length() - 1
+                may[x] &= nlo
+                chg[x] |= lo
+                p ^= q
+            m ^= lo
+        return dirty

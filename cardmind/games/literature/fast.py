@@ -185,6 +185,305 @@ def play_random_seeded(options: Mapping[str, Any] | None, seed: int, max_actions
                        max_actions=max_actions, record=record)
 
 
+class _Table:
+    """The referee of one fast game, and its seats' knowledge.
+
+    Who holds each card (``holder``: card number -> seat), each hand (``hand``: seat -> card
+    mask, bit ``i`` = card number ``i`` in deck order), the hand sizes, the sets in play
+    (``live_sets``: bit ``k`` = set ``k`` not yet claimed) and every seat's certain knowledge
+    (:class:`~cardmind.games.literature.fast_certain.LaneKnowledge`). Its methods are the
+    moves of ``random`` players (:class:`cardmind.games.literature.agents.base.RandomAgent`)
+    and the referee's answers, in the order ``play_game`` makes them.
+
+    Args:
+        opts: parsed Literature options.
+        hands_dealt: every seat's dealt cards (``header["hands"]`` of a record).
+        play_rngs: one generator per seat.
+        record: keep the record events in ``events`` (else ``events`` is ``None``).
+    """
+
+    def __init__(self, opts: Mapping[str, Any], hands_dealt: Sequence[Sequence[str]],
+                 play_rngs: Sequence[np.random.Generator], record: bool):
+        self.opts = opts
+        self.hands_dealt = hands_dealt
+        self.players = players = opts["players"]
+        deck = opts["deck"]
+        self.any_time = opts["claim_any_time"]
+        self.has_next = not self.any_time and opts["after_claim"] == "awarded_team"
+        self.cancel = opts["wrong_claim"] == "cancel"
+        cards, index, _, set_masks = deck_tables(deck)
+        self.cards, self.set_masks = cards, set_masks
+        self.names = names = set_names(deck)
+        self.set_idx = set_idx = [tuple(index[c] for c in set_cards(name)) for name in names]
+        self.nsets = nsets = len(names)
+        self.draws = [_Draws(r) for r in play_rngs]
+        self.holder = holder = [0] * len(cards)
+        self.hand = hand = [0] * players
+        for s, h in enumerate(hands_dealt):
+            for c in h:
+                i = index[c]
+                holder[i] = s
+                hand[s] |= 1 << i
+        self.sizes = [len(h) for h in hands_dealt]
+        self.know = LaneKnowledge(opts, hands_dealt)
+        # per team: the sets in play whose six cards the team really holds. What a seat knows
+        # is true, so only these can be known for certain by a seat of the team.
+        self.team_hand = team_hand = [0, 0]
+        for s_ in range(players):
+            team_hand[s_ % 2] |= hand[s_]
+        self.full_sets = [sum(1 << k for k, m in enumerate(set_masks) if team_hand[t] & m == m) for t in (0, 1)]
+        self.ask_table, self.shift = _ask_tables(deck, opts["ask_own_card"])
+        self.set_of_card = [k for k, idx in enumerate(set_idx) for _ in idx]
+        self.live_sets = (1 << nsets) - 1  # bit k: set k not yet claimed
+        self.team_sets = [0, 0]
+        self.void: list[str] = []
+        self.actions = [0] * players
+        self.events: list[dict] | None = [] if record else None
+        self.other_events = 0  # pass and claim events (ask events are counted in asks)
+        self.asks = 0
+        self.claims = 0
+        self.wrong = 0
+        self.turn = 0
+        # per seat: (hand, emptied, targets, cards) of its last ask choices; "emptied" counts
+        # the events that may have emptied a hand (the targets are the opponents with cards)
+        self.emptied = 0
+        self.ask_cache: list[tuple] = [(None,)] * players
+
+    # ---------------------------------------------------------------- the game loop
+    def play(self, max_actions: int) -> bool:
+        """Play until every set is claimed; returns ``True`` when stopped unfinished after
+        ``max_actions`` main-loop actions (as ``play_game``)."""
+        pending = None
+        total = 0
+        actions, sizes, full_sets, any_time = self.actions, self.sizes, self.full_sets, self.any_time
+        while self.live_sets:
+            total += 1
+            if total > max_actions:
+                return True
+            if pending is not None:
+                self.name_next(pending)
+                pending = None
+                continue
+            seat = self.turn
+            actions[seat] += 1
+            if sizes[seat] == 0:
+                self.pass_turn(seat)
+            else:
+                found = self.certain_claim(seat) if full_sets[seat & 1] else None
+                if found is not None:
+                    pending = self.claim(seat, found[0], found[1])
+                elif not self.ask(seat):
+                    pending = self.guess_claim(seat)
+            if any_time:
+                self.out_of_turn_claims()
+        return False
+
+    def result(self, unfinished: bool) -> FastGame:
+        """The game as a :class:`FastGame` (``unfinished``: stopped at ``max_actions``)."""
+        return FastGame(self.opts, [list(h) for h in self.hands_dealt], self.events, self.other_events + self.asks,
+                        None if unfinished else (self.team_sets[0], self.team_sets[1]), self.void, self.claims,
+                        self.wrong, self.actions, unfinished)
+
+    # ---------------------------------------------------------------- a turn
+    def pass_turn(self, seat: int) -> None:
+        """``seat`` (no cards left) passes the turn: to a teammate with cards, else to an
+        opponent with cards, chosen at random."""
+        sizes, players = self.sizes, self.players
+        targets = [s for s in range(seat % 2, players, 2) if s != seat and sizes[s] > 0] or \
+                  [s for s in range(1 - seat % 2, players, 2) if sizes[s] > 0]
+        to = targets[self.draws[seat](len(targets))]
+        if self.events is not None:
+            self.events.append({"type": "pass", "from": seat, "to": to})
+        self.other_events += 1
+        self.turn = to
+
+    def ask(self, seat: int) -> bool:
+        """``seat`` asks a random opponent with cards for a random card it may ask for, and
+        the referee answers (a hit moves the card, a miss passes the turn to the target).
+        Returns ``False`` when the seat has no ask (nothing drawn)."""
+        h = self.hand[seat]
+        cached = self.ask_cache[seat]
+        if cached[0] == h and cached[1] == self.emptied:
+            targets, ask_cards = cached[2], cached[3]
+        else:
+            sizes = self.sizes
+            targets = [t for t in range(1 - seat % 2, self.players, 2) if sizes[t] > 0]
+            ask_cards = []
+            if targets:
+                ask_table, shift = self.ask_table, self.shift
+                for k in range(self.nsets):
+                    p = h >> shift[k] & 63
+                    if p:
+                        ask_cards += ask_table[k][p]
+            self.ask_cache[seat] = (h, self.emptied, targets, ask_cards)
+        if not ask_cards:
+            return False
+        nt = len(targets)
+        j = self.draws[seat](len(ask_cards) * nt)
+        i = ask_cards[j // nt]
+        target = targets[j % nt]
+        holder = self.holder
+        success = holder[i] == target
+        if self.events is not None:
+            self.events.append({"type": "ask", "asker": seat, "target": target, "card": self.cards[i],
+                                "success": success})
+        self.asks += 1
+        if success:
+            bit = 1 << i
+            holder[i] = seat
+            hand, sizes = self.hand, self.sizes
+            hand[target] &= ~bit
+            hand[seat] |= bit
+            sizes[target] -= 1
+            sizes[seat] += 1
+            if not sizes[target]:
+                self.emptied += 1
+            team = seat % 2
+            team_hand = self.team_hand
+            team_hand[team] |= bit
+            team_hand[1 - team] &= ~bit
+            k = self.set_of_card[i]
+            if team_hand[team] & self.set_masks[k] == self.set_masks[k]:
+                self.full_sets[team] |= 1 << k
+        else:
+            self.turn = target
+        self.know.ask(seat, target, i, success)
+        return True
+
+    # ---------------------------------------------------------------- claims
+    def certain_claim(self, seat: int) -> tuple[int, list[int]] | None:
+        """RandomAgent: the first set (index ``k``) the seat's team holds for certain, with
+        its holders (seats, in the set's card order); ``None`` when it knows of none."""
+        fs = self.full_sets[seat % 2]
+        if not fs:
+            return None
+        know = self.know
+        k = know.certain_set(seat, seat % 2, fs)
+        if k is None:
+            return None
+        return k, [know.located(seat, i) for i in self.set_idx[k]]
+
+    def guess_claim(self, seat: int) -> tuple | None:
+        """No ask possible: ``seat`` claims a random live set, naming the teammate it knows
+        holds each card, else a random teammate with cards (``LiteratureAgent.guess_claim``).
+        Returns the claim pending the next player's choice, as :meth:`claim`."""
+        draw = self.draws[seat]
+        live_sets, sizes = self.live_sets, self.sizes
+        live = [k for k in range(self.nsets) if live_sets >> k & 1]
+        k = live[draw(len(live))]
+        team = seat % 2
+        mates = [s for s in range(team, self.players, 2) if sizes[s] > 0] or [seat]
+        assignment = []
+        for i in self.set_idx[k]:
+            x = self.know.located(seat, i)
+            if x is not None and x % 2 == team:
+                assignment.append(x)
+            else:
+                assignment.append(mates[draw(len(mates))])
+        return self.claim(seat, k, assignment)
+
+    def out_of_turn_claims(self) -> None:
+        """``claim_any_time``: every other seat with cards, in seat order, claims the sets it
+        knows for certain, until none claims."""
+        sizes = self.sizes
+        while self.live_sets:
+            for s in range(self.players):
+                if s != self.turn and sizes[s] > 0:
+                    found = self.certain_claim(s)
+                    if found is not None:
+                        self.actions[s] += 1
+                        self.claim(s, found[0], found[1])
+                        break
+            else:
+                break
+
+    def claim(self, claimer: int, k: int, assignment: list[int]) -> tuple | None:
+        """The referee resolves ``claimer``'s claim of set ``k`` with ``assignment`` (a seat
+        per card): applies it, or returns it pending the choice of the next player
+        (``(claimer, k, assignment, actual, correct, award, candidates)``)."""
+        actual = [self.holder[i] for i in self.set_idx[k]]
+        correct = assignment == actual
+        award = self.award_of(claimer, correct, actual)
+        if self.has_next:
+            cands = self.candidates(claimer, award, actual)
+            if len(cands) > 1:
+                return claimer, k, assignment, actual, correct, award, cands
+            self.finish_claim(claimer, k, assignment, actual, correct, award, cands[0] if cands else None)
+        else:
+            self.finish_claim(claimer, k, assignment, actual, correct, award, ...)
+        return None
+
+    def award_of(self, claimer: int, correct: bool, actual: list[int]) -> int | None:
+        """The team (0 or 1) awarded the set, or ``None`` when a wrong claim is cancelled."""
+        team = claimer % 2
+        if correct:
+            return team
+        if self.cancel and all(s % 2 == team for s in actual):
+            return None
+        return 1 - team
+
+    def candidates(self, claimer: int, award: int | None, actual: list[int]) -> list[int]:
+        """LiteratureState.next_candidates: the seats that may play next after this claim."""
+        live_sets = self.live_sets
+        if live_sets & (live_sets - 1) == 0:  # the last set
+            return []
+        left = list(self.sizes)
+        for s in actual:
+            left[s] -= 1
+        team = claimer % 2 if award is None else award
+        for t in (team, 1 - team):
+            cands = [s for s in range(t, self.players, 2) if left[s] > 0]
+            if cands:
+                return cands
+        return []
+
+    def name_next(self, pending: tuple) -> None:
+        """The chooser of the team that picks (the first seat of it from the claimer on)
+        names the next player at random, and the pending claim is applied."""
+        claimer, k, assignment, actual, correct, award, cands = pending
+        players = self.players
+        t = cands[0] % 2
+        chooser = next(s for s in ((claimer + j) % players for j in range(players)) if s % 2 == t)
+        self.actions[chooser] += 1
+        nxt = cands[self.draws[chooser](len(cands))]
+        self.finish_claim(claimer, k, assignment, actual, correct, award, nxt)
+
+    def finish_claim(self, claimer: int, k: int, assignment: list[int], actual: list[int], correct: bool,
+                     award: int | None, nxt: Any) -> None:
+        """Apply a claim event: the set's cards leave the hands, the set goes to team
+        ``award`` (or is void), every seat sees the cards shown, and ``nxt`` plays next
+        (``nxt`` is ``...`` when claim events carry no ``next``)."""
+        name = self.names[k]
+        if self.events is not None:
+            cs = set_cards(name)
+            ev = {"type": "claim", "claimer": claimer, "set": name,
+                  "assignment": dict(zip(cs, assignment)), "actual": dict(zip(cs, actual)), "correct": correct}
+            if nxt is not ...:
+                ev["next"] = nxt
+            self.events.append(ev)
+        self.other_events += 1
+        self.claims += 1
+        if not correct:
+            self.wrong += 1
+        hand, team_hand, sizes = self.hand, self.team_hand, self.sizes
+        for i, s in zip(self.set_idx[k], actual):
+            hand[s] &= ~(1 << i)
+            team_hand[s % 2] &= ~(1 << i)
+            sizes[s] -= 1
+        self.emptied += 1  # (or not: it only invalidates the cached asks)
+        self.live_sets = live_sets = self.live_sets & ~(1 << k)
+        self.full_sets[0] &= live_sets
+        self.full_sets[1] &= live_sets
+        if award is None:
+            self.void.append(name)
+        else:
+            self.team_sets[award] += 1
+        if live_sets:
+            self.know.claim(dict(zip(self.set_idx[k], actual)))
+            if nxt is not ...:
+                self.turn = nxt
+
+
 def play_random(options: Mapping[str, Any] | None, deal_rng: np.random.Generator,
                 play_rngs: Sequence[np.random.Generator], max_actions: int = 100_000,
                 record: bool = False) -> FastGame:
@@ -202,235 +501,8 @@ def play_random(options: Mapping[str, Any] | None, deal_rng: np.random.Generator
     """
     game = get_game("literature")
     opts = game.parse_options(options)
-    players, deck = opts["players"], opts["deck"]
-    own = opts["ask_own_card"]
-    any_time = opts["claim_any_time"]
-    has_next = not any_time and opts["after_claim"] == "awarded_team"
-    cancel = opts["wrong_claim"] == "cancel"
-    hands_dealt = game.deal(opts, deal_rng)["hands"]
-    cards, index, _, set_masks = deck_tables(deck)
-    names = set_names(deck)
-    set_idx = [tuple(index[c] for c in set_cards(name)) for name in names]
-    nsets = len(names)
-    draws = [_Draws(r) for r in play_rngs]
-
-    holder = [0] * len(cards)
-    hand = [0] * players
-    for s, h in enumerate(hands_dealt):
-        for c in h:
-            i = index[c]
-            holder[i] = s
-            hand[s] |= 1 << i
-    sizes = [len(h) for h in hands_dealt]
-    know = LaneKnowledge(opts, hands_dealt)
-    # per team: the sets in play whose six cards the team really holds. What a seat knows
-    # is true, so only these can be known for certain by a seat of the team.
-    team_hand = [0, 0]
-    for s_ in range(players):
-        team_hand[s_ % 2] |= hand[s_]
-    full_sets = [sum(1 << k for k, m in enumerate(set_masks) if team_hand[t] & m == m) for t in (0, 1)]
-    ask_table, shift = _ask_tables(deck, own)
-    set_of_card = [k for k, idx in enumerate(set_idx) for _ in idx]
-    live_sets = (1 << nsets) - 1  # bit k: set k not yet claimed
-    team_sets = [0, 0]
-    void: list[str] = []
-    actions = [0] * players
-    events: list[dict] | None = [] if record else None
-    stats = {"events": 0, "claims": 0, "wrong": 0}
-    turn = 0
-    # per seat: (hand, emptied, targets, cards) of its last ask choices; "emptied" counts
-    # the events that may have emptied a hand (the targets are the opponents with cards)
-    emptied = 0
-    ask_cache: list[tuple] = [(None,)] * players
-
-    # ---------------------------------------------------------------- helpers
-    def candidates(claimer: int, award: int | None, actual: list[int]) -> list[int]:
-        """LiteratureState.next_candidates: who may play next after this claim."""
-        if live_sets & (live_sets - 1) == 0:  # the last set
-            return []
-        left = list(sizes)
-        for s in actual:
-            left[s] -= 1
-        team = claimer % 2 if award is None else award
-        for t in (team, 1 - team):
-            cands = [s for s in range(t, players, 2) if left[s] > 0]
-            if cands:
-                return cands
-        return []
-
-    def award_of(claimer: int, correct: bool, actual: list[int]) -> int | None:
-        team = claimer % 2
-        if correct:
-            return team
-        if cancel and all(s % 2 == team for s in actual):
-            return None
-        return 1 - team
-
-    def finish_claim(claimer: int, k: int, assignment: list[int], actual: list[int], correct: bool,
-                     award: int | None, nxt: Any) -> None:
-        """Apply a claim event (``nxt`` is ``...`` when claim events carry no ``next``)."""
-        nonlocal live_sets, turn, emptied
-        name = names[k]
-        if events is not None:
-            cs = set_cards(name)
-            ev = {"type": "claim", "claimer": claimer, "set": name,
-                  "assignment": dict(zip(cs, assignment)), "actual": dict(zip(cs, actual)), "correct": correct}
-            if nxt is not ...:
-                ev["next"] = nxt
-            events.append(ev)
-        stats["events"] += 1
-        stats["claims"] += 1
-        if not correct:
-            stats["wrong"] += 1
-        for i, s in zip(set_idx[k], actual):
-            hand[s] &= ~(1 << i)
-            team_hand[s % 2] &= ~(1 << i)
-            sizes[s] -= 1
-        emptied += 1  # (or not: it only invalidates the cached asks)
-        live_sets &= ~(1 << k)
-        full_sets[0] &= live_sets
-        full_sets[1] &= live_sets
-        if award is None:
-            void.append(name)
-        else:
-            team_sets[award] += 1
-        if live_sets:
-            know.claim(dict(zip(set_idx[k], actual)))
-            if nxt is not ...:
-                turn = nxt
-
-    def claim(claimer: int, k: int, assignment: list[int]):
-        """The referee resolves a claim: apply it, or return it pending the next player."""
-        actual = [holder[i] for i in set_idx[k]]
-        correct = assignment == actual
-        award = award_of(claimer, correct, actual)
-        if has_next:
-            cands = candidates(claimer, award, actual)
-            if len(cands) > 1:
-                return claimer, k, assignment, actual, correct, award, cands
-            finish_claim(claimer, k, assignment, actual, correct, award, cands[0] if cands else None)
-        else:
-            finish_claim(claimer, k, assignment, actual, correct, award, ...)
-        return None
-
-    def certain_claim(seat: int):
-        """RandomAgent: the first set the seat's team holds for certain, with its holders."""
-        fs = full_sets[seat % 2]
-        if not fs:
-            return None
-        k = know.certain_set(seat, seat % 2, fs)
-        if k is None:
-            return None
-        return k, [know.located(seat, i) for i in set_idx[k]]
-
-    # ---------------------------------------------------------------- the game loop
-    pending = None
-    total = 0
-    asks = 0  # ask events (the other events are counted in stats)
-    unfinished = False
-    while live_sets:
-        total += 1
-        if total > max_actions:
-            unfinished = True
-            break
-        if pending is not None:
-            # the chooser of the team that picks names the next player (at random)
-            claimer, k, assignment, actual, correct, award, cands = pending
-            t = cands[0] % 2
-            chooser = next(s for s in ((claimer + j) % players for j in range(players)) if s % 2 == t)
-            actions[chooser] += 1
-            nxt = cands[draws[chooser](len(cands))]
-            pending = None
-            finish_claim(claimer, k, assignment, actual, correct, award, nxt)
-            continue
-        seat = turn
-        actions[seat] += 1
-        draw = draws[seat]
-        if sizes[seat] == 0:
-            # pass: to a teammate with cards, else to an opponent with cards
-            targets = [s for s in range(seat % 2, players, 2) if s != seat and sizes[s] > 0] or \
-                      [s for s in range(1 - seat % 2, players, 2) if sizes[s] > 0]
-            to = targets[draw(len(targets))]
-            if events is not None:
-                events.append({"type": "pass", "from": seat, "to": to})
-            stats["events"] += 1
-            turn = to
-        else:
-            found = certain_claim(seat) if full_sets[seat & 1] else None
-            if found is not None:
-                pending = claim(seat, found[0], found[1])
-            else:
-                h = hand[seat]
-                cached = ask_cache[seat]
-                if cached[0] == h and cached[1] == emptied:
-                    targets, ask_cards = cached[2], cached[3]
-                else:
-                    targets = [t for t in range(1 - seat % 2, players, 2) if sizes[t] > 0]
-                    ask_cards = []
-                    if targets:
-                        for k in range(nsets):
-                            p = h >> shift[k] & 63
-                            if p:
-                                ask_cards += ask_table[k][p]
-                    ask_cache[seat] = (h, emptied, targets, ask_cards)
-                if ask_cards:
-                    nt = len(targets)
-                    j = draw(len(ask_cards) * nt)
-                    i = ask_cards[j // nt]
-                    target = targets[j % nt]
-                    success = holder[i] == target
-                    if record:
-                        events.append({"type": "ask", "asker": seat, "target": target, "card": cards[i],
-                                       "success": success})
-                    asks += 1
-                    if success:
-                        bit = 1 << i
-                        holder[i] = seat
-                        hand[target] &= ~bit
-                        hand[seat] |= bit
-                        sizes[target] -= 1
-                        sizes[seat] += 1
-                        if not sizes[target]:
-                            emptied += 1
-                        team = seat % 2
-                        team_hand[team] |= bit
-                        team_hand[1 - team] &= ~bit
-                        k = set_of_card[i]
-                        if team_hand[team] & set_masks[k] == set_masks[k]:
-                            full_sets[team] |= 1 << k
-                    else:
-                        turn = target
-                    know.ask(seat, target, i, success)
-                else:
-                    # no ask possible: guess a claim (LiteratureAgent.guess_claim)
-                    live = [k for k in range(nsets) if live_sets >> k & 1]
-                    k = live[draw(len(live))]
-                    team = seat % 2
-                    mates = [s for s in range(team, players, 2) if sizes[s] > 0] or [seat]
-                    assignment = []
-                    for i in set_idx[k]:
-                        x = know.located(seat, i)
-                        if x is not None and x % 2 == team:
-                            assignment.append(x)
-                        else:
-                            assignment.append(mates[draw(len(mates))])
-                    pending = claim(seat, k, assignment)
-        if any_time:
-            # out-of-turn claims: every other seat with cards, in seat order, until none claims
-            while live_sets:
-                for s in range(players):
-                    if s != turn and sizes[s] > 0:
-                        found = certain_claim(s)
-                        if found is not None:
-                            actions[s] += 1
-                            claim(s, found[0], found[1])
-                            break
-                else:
-                    break
-
-    return FastGame(opts, [list(h) for h in hands_dealt], events, stats["events"] + asks,
-                    None if unfinished else (team_sets[0], team_sets[1]), void, stats["claims"],
-                    stats["wrong"], actions, unfinished)
+    table = _Table(opts, game.deal(opts, deal_rng)["hands"], play_rngs, record)
+    return table.result(table.play(max_actions))
 
 
 __all__ = ["FastGame", "play_random", "play_random_seeded"]

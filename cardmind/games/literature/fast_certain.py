@@ -160,7 +160,9 @@ class LaneKnowledge:
 
     # ------------------------------------------------------------------ events
     def ask(self, a: int, t: int, i: int, success: bool) -> None:
-        """Every observer sees seat ``a`` ask seat ``t`` for card number ``i``."""
+        """Every observer sees seat ``a`` ask seat ``t`` for card number ``i`` (deck order);
+        ``success``: ``t`` held it and gave it to ``a`` (:meth:`_card_handed_over`). The miss,
+        the common case, is kept here (a call per ask costs measurable speed)."""
         ones, fill = self.ONES, self.FILL
         oth = self.oth_rep[i]  # the clause's cards in every lane
         may, at, chg, dirty, poss = self.may, self.at, self.chg, self.dirty, self.poss
@@ -181,50 +183,10 @@ class LaneKnowledge:
                 chg[a] |= e
                 dirty[a] |= need
                 seats = 1 << a
-        bits = self.card_rep[i]  # card i in every lane
         if success:
-            # t gave the card away: t forgets its clauses that named it
-            if self.cu[t] & bits:
-                kept = []
-                cu = 0
-                for e in self.clauses[t]:
-                    e &= ~((e >> i & ones) * M54)
-                    if e:
-                        kept.append(e)
-                        cu |= e
-                self.clauses[t] = kept
-                self.cu[t] = cu
-            old = poss[i]
-            real = self.real
-            cus = self.cu
-            for x in range(self.players):
-                if x != a:
-                    lx = old >> x & ones
-                    if lx:
-                        b = lx << i
-                        nb = ~b
-                        m = may[x] = may[x] & nb
-                        at[x] &= nb
-                        # the target's hand shrank: all its rules; another seat that could
-                        # have held the card: its clauses that name it, and "its possible
-                        # cards are its hand" (its other rules' premises did not change)
-                        if real is None or x == t or cus[x] & b or lx & ~(((m ^ real[x]) + fill) >> 54):
-                            chg[x] |= b
-                            dirty[x] |= lx
-                            seats |= 1 << x
-            poss[i] = self.seat_rep[a]
-            may[a] |= bits
-            at[a] |= bits
-            chg[a] |= bits
-            dirty[a] = ones
-            dirty[t] = ones
-            seats |= (1 << a) | (1 << t)
-            self.sizes[t] -= 1
-            self.sizes[a] += 1
-            if self.real is not None:
-                self.real[t] &= ~bits
-                self.real[a] |= bits
+            seats |= self._card_handed_over(a, t, i)
         else:
+            # a miss: neither t nor (unless ask_own_card) a holds the card
             rm = self.seat_rep[t] if self.own else self.seat_rep[a] | self.seat_rep[t]
             old = poss[i]
             gone = old & rm
@@ -259,6 +221,55 @@ class LaneKnowledge:
                     seats |= 1 << x
         if seats:
             self._propagate(seats)
+
+    def _card_handed_over(self, a: int, t: int, i: int) -> int:
+        """A hit: card ``i`` moves from ``t`` to ``a`` in every lane; ``t`` forgets its
+        clauses that named it. Returns the seat mask of the seats with dirty lanes."""
+        ones, fill = self.ONES, self.FILL
+        may, at, chg, dirty, poss = self.may, self.at, self.chg, self.dirty, self.poss
+        bits = self.card_rep[i]  # card i in every lane
+        seats = 0
+        if self.cu[t] & bits:
+            kept = []
+            cu = 0
+            for e in self.clauses[t]:
+                e &= ~((e >> i & ones) * M54)
+                if e:
+                    kept.append(e)
+                    cu |= e
+            self.clauses[t] = kept
+            self.cu[t] = cu
+        old = poss[i]
+        real = self.real
+        cus = self.cu
+        for x in range(self.players):
+            if x != a:
+                lx = old >> x & ones
+                if lx:
+                    b = lx << i
+                    nb = ~b
+                    m = may[x] = may[x] & nb
+                    at[x] &= nb
+                    # the target's hand shrank: all its rules; another seat that could
+                    # have held the card: its clauses that name it, and "its possible
+                    # cards are its hand" (its other rules' premises did not change)
+                    if real is None or x == t or cus[x] & b or lx & ~(((m ^ real[x]) + fill) >> 54):
+                        chg[x] |= b
+                        dirty[x] |= lx
+                        seats |= 1 << x
+        poss[i] = self.seat_rep[a]
+        may[a] |= bits
+        at[a] |= bits
+        chg[a] |= bits
+        dirty[a] = ones
+        dirty[t] = ones
+        seats |= (1 << a) | (1 << t)
+        self.sizes[t] -= 1
+        self.sizes[a] += 1
+        if real is not None:
+            real[t] &= ~bits
+            real[a] |= bits
+        return seats
 
     def claim(self, actual: dict[int, int]) -> None:
         """Every observer sees a claim shown at ``actual`` (``{card number: seat}``)."""
@@ -316,12 +327,13 @@ class LaneKnowledge:
 
     def _propagate(self, seats: int) -> None:
         """Apply the rules in the dirty lanes of the ``seats`` (a seat mask) and of every
-        seat a deduction touches, until none is left."""
+        seat a deduction touches, until none is left: a seat's clauses (narrowed, dropped
+        when satisfied, a last card located), then its hand size (its located cards fill it:
+        :meth:`_holds_nothing_else`; its possible cards do: :meth:`_locate_all`)."""
         ones, fill = self.ONES, self.FILL
-        poss, may, at, chg, dirty, cus, clauses, sizes = (self.poss, self.may, self.at, self.chg, self.dirty,
-                                                         self.cu, self.clauses, self.sizes)
+        may, at, chg, dirty, cus, clauses, sizes = (self.may, self.at, self.chg, self.dirty, self.cu, self.clauses,
+                                                    self.sizes)
         real = self.real
-        folds = self.folds
         locate_all = self._locate_all
         while seats:
             low_seat = seats & -seats
@@ -373,35 +385,43 @@ class LaneKnowledge:
                 exact = has & ~((x + fill) >> 54) & ~full
             if full:
                 # lanes where s holds nothing else
-                drop = unl & (full * M54)
-                may[s] ^= drop
-                chg[s] |= drop
-                dirty[s] |= full
-                seats |= low_seat
-                cards = drop
-                for sh in folds:
-                    cards |= cards >> sh
-                cards &= M54
-                while cards:
-                    low = cards & -cards
-                    cards ^= low
-                    i = low.bit_length() - 1
-                    lanes_i = drop >> i & ones
-                    p = poss[i] & ~(lanes_i << s)
-                    poss[i] = p
-                    # lanes where the card now has a single possible holder: located there
-                    nz = (p + fill) >> 54 & lanes_i
-                    single = nz & ~(((p & (p - nz)) + fill) >> 54)
-                    while single:
-                        lane = single & -single
-                        single ^= lane
-                        sh = lane.bit_length() - 1
-                        y = (p >> sh & 0xFF).bit_length() - 1
-                        b = lane << i
-                        at[y] |= b
-                        chg[y] |= b
-                        dirty[y] |= lane
-                        seats |= 1 << y
+                seats |= self._holds_nothing_else(s, unl & (full * M54), full)
             if exact:
                 # lanes where s holds every card it may still hold
                 seats |= locate_all(unl & (exact * M54), s)
+
+    def _holds_nothing_else(self, s: int, drop: int, full: int) -> int:
+        """In the lanes ``full`` (one bit per lane) the cards located at ``s`` fill its hand:
+        the cards of ``drop`` (lane-wide) leave its possible cards, and a card left with one
+        possible holder is located there. Returns the seat mask made dirty."""
+        ones, fill = self.ONES, self.FILL
+        poss, at, chg, dirty = self.poss, self.at, self.chg, self.dirty
+        self.may[s] ^= drop
+        chg[s] |= drop
+        dirty[s] |= full
+        seats = 1 << s
+        cards = drop
+        for sh in self.folds:
+            cards |= cards >> sh
+        cards &= M54
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            i = low.bit_length() - 1
+            lanes_i = drop >> i & ones
+            p = poss[i] & ~(lanes_i << s)
+            poss[i] = p
+            # lanes where the card now has a single possible holder: located there
+            nz = (p + fill) >> 54 & lanes_i
+            single = nz & ~(((p & (p - nz)) + fill) >> 54)
+            while single:
+                lane = single & -single
+                single ^= lane
+                sh = lane.bit_length() - 1
+                y = (p >> sh & 0xFF).bit_length() - 1
+                b = lane << i
+                at[y] |= b
+                chg[y] |= b
+                dirty[y] |= lane
+                seats |= 1 << y
+        return seats

@@ -148,6 +148,8 @@ class LiteratureShorthand(Shorthand):
         return {"type": "pass", "from": frm, "to": seat_of(rest[0], state.players, "the seat handed the turn")}
 
     def _parse_claim(self, claimer: int, rest: list[str], state: LiteratureState) -> Event:
+        """``rest`` after '<claimer> claims': the set, a seat per card, then 'wrong CARD:S
+        ...' and 'next S' (either order); returns the claim event. Raises ShorthandError."""
         if not rest:
             raise ShorthandError(f"a claim names its set and who holds each card, for example '{_CLAIM_EXAMPLE}'")
         aliases = _set_aliases(state.deck)
@@ -155,24 +157,44 @@ class LiteratureShorthand(Shorthand):
         if name is None:
             raise ShorthandError(f"{rest[0]!r} is not a set: the sets are {', '.join(set_names(state.deck))}")
         cards = set_cards(name)
-        # split the words: the assignment, then 'wrong CARD:S ...' and 'next S' (either order)
-        parts: dict[str, list[str]] = {"assignment": []}
-        part = "assignment"
-        for w in rest[1:]:
-            if w in ("wrong", "next"):
-                if w in parts:
-                    raise ShorthandError(f"'{w}' is written once in a claim, for example '{claimer} claims "
-                                         f"{name} ... {_wrong_example(cards, None, claimer, state.players)}'")
-                part = w
-                parts[w] = []
-            else:
-                parts[part].append(w)
+        parts = self._claim_parts(claimer, name, cards, rest[1:], state.players)
         assignment = self._assignment(name, cards, parts["assignment"], state.players)
         for c in cards:
             if team_of(assignment[c]) != team_of(claimer):
                 mates = ", ".join(str(s) for s in range(team_of(claimer), state.players, 2))
                 raise ShorthandError(f"seat {claimer}'s claim names seat {assignment[c]} for {c}, who is not on its "
                                      f"team: a claim names the claimer's team (seats {mates}) for every card")
+        actual = self._claim_actual(claimer, name, cards, assignment, parts, state)
+        correct = actual == assignment
+        ev: dict[str, Any] = {"type": "claim", "claimer": claimer, "set": name, "assignment": assignment,
+                              "actual": {c: actual[c] for c in cards}, "correct": correct}
+        self._claim_next(ev, parts.get("next"), state)
+        return ev
+
+    @staticmethod
+    def _claim_parts(claimer: int, name: str, cards: Sequence[str], words: list[str],
+                     players: int) -> dict[str, list[str]]:
+        """The words after a claim's set, split: ``{"assignment": [...]}`` and, when written,
+        ``"wrong"`` and ``"next"`` with the words after them. Raises ShorthandError when
+        'wrong' or 'next' is written twice."""
+        parts: dict[str, list[str]] = {"assignment": []}
+        part = "assignment"
+        for w in words:
+            if w in ("wrong", "next"):
+                if w in parts:
+                    raise ShorthandError(f"'{w}' is written once in a claim, for example '{claimer} claims "
+                                         f"{name} ... {_wrong_example(cards, None, claimer, players)}'")
+                part = w
+                parts[w] = []
+            else:
+                parts[part].append(w)
+        return parts
+
+    def _claim_actual(self, claimer: int, name: str, cards: Sequence[str], assignment: dict[str, int],
+                      parts: dict[str, list[str]], state: LiteratureState) -> dict[str, int]:
+        """Where the claimed set's cards really were (``{card: seat}``): the claimed seats,
+        corrected by the cards written after 'wrong' and by the holders the view knows.
+        Raises ShorthandError when 'wrong' and what the view knows disagree."""
         actual = dict(assignment)
         typed: dict[str, int] = {}
         for w in parts.get("wrong", []):
@@ -207,9 +229,13 @@ class LiteratureShorthand(Shorthand):
             raise ShorthandError(f"{who} {c}, not seat {assignment[c]} as claimed: if that is what was said, the "
                                  f"claim was wrong: end the line with 'wrong' (and where any other misplaced card "
                                  f"was, for example '{_wrong_example(cards, assignment, claimer, state.players, c)}')")
-        ev: dict[str, Any] = {"type": "claim", "claimer": claimer, "set": name, "assignment": assignment,
-                              "actual": {c: actual[c] for c in cards}, "correct": correct}
-        nxt = parts.get("next")
+        return actual
+
+    @staticmethod
+    def _claim_next(ev: dict[str, Any], nxt: list[str] | None, state: LiteratureState) -> None:
+        """Set ``ev["next"]``, the seat that plays after the claim, where the options give
+        claim events one (from 'next S' when the team picks, else the only candidate or
+        ``None``). Raises ShorthandError for a missing, extra or impossible 'next'."""
         if state.claim_has_next():
             if nxt is not None and len(nxt) != 1:
                 raise ShorthandError("'next' is followed by the one seat chosen to play next, for example "
@@ -228,7 +254,6 @@ class LiteratureShorthand(Shorthand):
         elif nxt is not None:
             raise ShorthandError("under these options the turn stays with the player who had it after a claim: "
                                  "leave out 'next'")
-        return ev
 
     @staticmethod
     def _card_seat(word: str, name: str, cards: Sequence[str], players: int, where: str) -> tuple[str, int]:
