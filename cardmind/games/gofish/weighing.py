@@ -128,10 +128,11 @@ class ModelWeighing:
         return per_seat, fit
 
     def _holdings_at_ask(self, held: np.ndarray, draws: int) -> tuple[np.ndarray, np.ndarray]:
-        """The asker's possible holdings at an ask, per deal: ``held`` ``(N, R)`` its cards
-        per rank then less those it drew unseen since (``draws``), each unseen draw one of the
-        cards then held, alike. Returns ``(rows, mix)``: ``rows`` ``(N, c, R)`` the holdings
-        (a row with a negative count is impossible), ``mix`` ``(N, c)`` their probabilities."""
+        """The asker's possible holdings at an ask, per sampled deal. ``held`` ``(N, R)``: its
+        cards per rank now, with the public moves since the ask undone (so still counting the
+        ``draws`` cards it drew unseen since); each unseen draw is taken back as one of the
+        cards then held, alike. Returns ``(rows, mix)``: ``rows`` ``(N, c, R)`` the holdings (a
+        row with a negative count is impossible), ``mix`` ``(N, c)`` their probabilities."""
         N = len(held)
         eye = np.eye(self.R, dtype=np.int64)
         rows, mix = held[:, None, :], np.ones((N, 1))
@@ -150,13 +151,13 @@ class ModelWeighing:
         ``(N, K + 1, R)`` the deals' cards per other seat (and the stock) and rank."""
         N = len(C)
         LL = {s: {n: np.zeros(N) for n in names} for s in self.others}
-        for _i, a, ctxs, ti, ri, bk, d in usable:
+        for index, a, ctxs, ti, ri, bk, d in usable:
             rows, mix = self._holdings_at_ask(C[:, self.kidx[a], :] + bk[None, :], d)
             flat = rows.reshape(-1, self.R)
             ok = (flat >= 0).all(axis=1)
             uniq, inv = np.unique(np.where(ok[:, None], flat, 0), axis=0, return_inverse=True)
             inv = inv.reshape(-1)
-            lls = self._pair_lls(_i, ctxs, uniq, ti, ri)
+            lls = self._pair_lls(index, ctxs, uniq, ti, ri)
             for k, n in enumerate(names):
                 ll = lls[:, k][inv]
                 like = np.where(ok, np.exp(ll), 0.0).reshape(mix.shape)
