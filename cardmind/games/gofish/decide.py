@@ -161,6 +161,60 @@ def _draw_unseen(p: int, hands, sizes, stock, books, mem: Memory, S: int, face_u
         _book(p, c, face_up, hands, sizes, books, mem, S)
 
 
+def _lay_dealt_books(hands: list[list[int]], sizes: list[int], books: list[int], mem: Memory, S: int) -> None:
+    """Every seat lays, face up, each complete rank it holds (a dealt book not laid yet: at
+    the very start, a view cannot tell that the others laid none). ``hands``: cards per seat
+    and rank index; ``sizes``: cards per seat; ``books``: books per seat (all changed in
+    place)."""
+    for s in range(len(hands)):
+        for r in range(len(hands[0])):
+            if hands[s][r] == S:
+                _book(s, r, True, hands, sizes, books, mem, S)
+
+
+def _hit(p: int, t: int, r: int, hands: list[list[int]], sizes: list[int], books: list[int], mem: Memory,
+         S: int, give_all: bool) -> None:
+    """Seat ``t`` holds rank index ``r`` that seat ``p`` asked for: it hands over one card
+    (all of them with ``give_all``), everybody sees it; ``p`` lays the book when it completes
+    the rank. ``hands``, ``sizes``, ``books`` and ``mem`` are changed in place."""
+    lo = mem.lo
+    g = hands[t][r] if give_all else 1
+    hands[t][r] -= g
+    sizes[t] -= g
+    hands[p][r] += g
+    sizes[p] += g
+    lo[p][r] += g
+    lo[t][r] = max(lo[t][r], g) - g
+    if give_all:
+        mem.lacks[t][r] = 0
+    if sizes[t] == 0:
+        _emptied(t, mem, len(hands[t]))
+    if hands[p][r] == S:
+        _book(p, r, True, hands, sizes, books, mem, S)
+
+
+def _go_fish(p: int, r: int, hands: list[list[int]], sizes: list[int], stock: list[int], books: list[int],
+             mem: Memory, S: int, face_up: bool, watch) -> bool:
+    """Seat ``p``'s ask for rank index ``r`` was refused: it draws the next card of the stock
+    (``stock`` not empty; its next card **last**). A card of ``r`` is shown and ``p`` keeps the
+    turn (``True``); any other is drawn unseen and the turn passes (``False``). Everything is
+    changed in place; ``watch`` as in :func:`play_out`."""
+    if stock[-1] == r:                 # the rank asked for: shown, the turn is kept
+        stock.pop()
+        hands[p][r] += 1
+        sizes[p] += 1
+        mem.lo[p][r] += 1
+        if watch is not None:
+            watch.shown(p, r)
+        if hands[p][r] == S:
+            _book(p, r, True, hands, sizes, books, mem, S)
+        return True
+    _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)
+    if watch is not None:
+        watch.draw_unseen(p)
+    return False
+
+
 def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Memory, turn: int,
              S: int, rnd: random.Random, first: tuple[int, int] | None = None, give_all: bool = False,
              face_up: bool = False, policy=peer_ask, max_moves: int = 10_000, watch=None) -> list[int]:
@@ -190,13 +244,9 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
         RuntimeError: the play-out did not end within ``max_moves`` asks and draws.
     """
     n = len(hands)
-    R = len(hands[0])
     sizes = [sum(h) for h in hands]
     lo, lacks = mem.lo, mem.lacks
-    for s in range(n):                     # a dealt book not laid yet (at the very start, a
-        for r in range(R):                 # view cannot tell that the others laid none)
-            if hands[s][r] == S:
-                _book(s, r, True, hands, sizes, books, mem, S)
+    _lay_dealt_books(hands, sizes, books, mem, S)
     p = turn
     for _ in range(max_moves):
         if not stock and not any(sizes):
@@ -223,42 +273,15 @@ def play_out(hands: list[list[int]], stock: list[int], books: list[int], mem: Me
             t, r = policy(p, hands, sizes, len(stock), mem, S, targets, rnd)
         if watch is not None:
             watch.ask(p, t, r, mem, sizes)
-        h = hands[t][r]
         lo[p][r] = max(lo[p][r], 1)
         lacks[p][r] = -1
-        if h:
-            g = h if give_all else 1
-            hands[t][r] -= g
-            sizes[t] -= g
-            hands[p][r] += g
-            sizes[p] += g
-            lo[p][r] += g
-            lo[t][r] = max(lo[t][r], g) - g
-            if give_all:
-                lacks[t][r] = 0
-            if sizes[t] == 0:
-                _emptied(t, mem, R)
-            if hands[p][r] == S:
-                _book(p, r, True, hands, sizes, books, mem, S)
+        if hands[t][r]:
+            _hit(p, t, r, hands, sizes, books, mem, S, give_all)
             continue                       # a hit keeps the turn
         lo[t][r] = 0
         lacks[t][r] = 0
-        if not stock:
-            p = (p + 1) % n
+        if stock and _go_fish(p, r, hands, sizes, stock, books, mem, S, face_up, watch):
             continue
-        if stock[-1] == r:                 # the rank asked for: shown, the turn is kept
-            stock.pop()
-            hands[p][r] += 1
-            sizes[p] += 1
-            lo[p][r] += 1
-            if watch is not None:
-                watch.shown(p, r)
-            if hands[p][r] == S:
-                _book(p, r, True, hands, sizes, books, mem, S)
-            continue
-        _draw_unseen(p, hands, sizes, stock, books, mem, S, face_up)
-        if watch is not None:
-            watch.draw_unseen(p)
         p = (p + 1) % n
     raise RuntimeError(f"a Go Fish play-out did not end within {max_moves} moves")
 

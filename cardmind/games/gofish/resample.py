@@ -144,287 +144,397 @@ class GoFishResampler:
     # ------------------------------------------------------------------ one attempt
     def _attempt(self, log: list[tuple], seat: int, hand: list[str], rng: np.random.Generator,
                  laying: int | None = None) -> dict:
-        codec, S = self.codec, self.S
-        P, h = codec.P, codec.options["hand"]
-        held: list[list[_Unit]] = [[] for _ in range(P)]
-        units: list[_Unit] = []
-        fixed = {r: 0 for r in codec.ranks}          # units whose rank is fixed, per rank
-        used: set[str] = set()                        # identities placed
-        for s in range(P):
+        """One try at a deal consistent with ``seat``'s log (see the class docstring).
+
+        Args:
+            log: ``seat``'s log, ``(kind, entry)`` with events redacted (:meth:`seat_log`).
+            seat: the seat whose view the deal must fit.
+            hand: the cards dealt to ``seat``, in dealt order.
+            rng: the source of every random choice.
+            laying: the seat laying its dealt books now, when the log ends before play starts
+                (``None``: nobody, or play has started).
+
+        Returns:
+            The header ``{"hands": [[card, ...] per seat], "stock": [card, ...]}``, the
+            stock in the order it is drawn.
+
+        Raises:
+            _Dead: this attempt reached a contradiction.
+        """
+        walk = _Walk(self.codec, seat, hand, rng)
+        later = _ranks_in_play_later(log)
+        for i, (kind, e) in enumerate(log):
+            if kind == "event":
+                walk.see(log, i, e, later[i])
+        if walk.opening:            # the log ends before play starts
+            walk.opening_over(laying)
+        walk.rank_the_rest()
+        return walk.header()
+
+    def _replay(self, world, header: dict, decisions: list[tuple[int, Any]]):
+        from ...adapters.world import World  # noqa: PLC0415
+
+        codec = self.codec
+        w = World(codec, 10 ** 9, world.truncation)
+        index = codec.deck_index()
+        try:
+            for c in codec.order_from_header(header):
+                w.apply_chance(index[c])
+            for seat, action in decisions:
+                if w.current_player() != seat:
+                    return None
+                w.apply(codec.encode(action))
+        except (IllegalAction, ValueError, KeyError):
+            return None
+        w.react = list(world.react)
+        w.moves = world.moves
+        w.max_moves = world.max_moves
+        w.truncated = world.truncated
+        w._current = None
+        return w
+
+
+def _ranks_in_play_later(log: list[tuple]) -> list[set[str]]:
+    """Per entry of ``log``, the ranks certainly still in play after it: cards shown later,
+    ranks asked for later (the asker holds one), books of known rank laid later. A book laid
+    at that entry cannot be of these ranks."""
+    later: list[set[str]] = [set() for _ in log]
+    acc: set[str] = set()
+    for i in range(len(log) - 1, -1, -1):
+        later[i] = set(acc)
+        kind, e = log[i]
+        if kind == "notice":
+            acc.add(e["rank"])
+        elif kind == "event":
+            t = e["type"]
+            if t == "ask":
+                acc.add(e["rank"])
+            elif t == "draw" and e["card"] is not None:
+                acc.add(e["card"][0])
+            elif t == "book" and e["rank"] is not None:
+                acc.add(e["rank"])
+    return later
+
+
+def _book_follows(log: list[tuple], i: int, s: int) -> bool:
+    """Whether the next event after log entry ``i`` is a book laid by seat ``s``."""
+    for kind, e in log[i + 1:]:
+        if kind == "event":
+            return e["type"] == "book" and e["player"] == s
+    return False
+
+
+class _Walk:
+    """The working state of one attempt of :class:`GoFishResampler`: the units each seat
+    holds, walked through the seat's log event by event, ranks fixed only when an event needs
+    them. Every random choice is drawn from ``rng``; a contradiction raises :class:`_Dead`."""
+
+    def __init__(self, codec: "GoFishCodec", seat: int, hand: list[str], rng: np.random.Generator):
+        """Deal the units: ``codec.options["hand"]`` slots per seat, ``seat``'s own ones
+        known (``hand``, in dealt order), the others' unknown."""
+        self.codec, self.S, self.P, self.seat, self.rng = codec, codec.S, codec.P, seat, rng
+        h = codec.options["hand"]
+        #: per seat, the units it holds now
+        self.held: list[list[_Unit]] = [[] for _ in range(self.P)]
+        #: every unit: dealt slots, then the stock positions drawn, in order
+        self.units: list[_Unit] = []
+        #: per rank, the units whose rank is fixed
+        self.fixed = {r: 0 for r in codec.ranks}
+        #: the card identities placed
+        self.used: set[str] = set()
+        for s in range(self.P):
             for i in range(h):
                 u = _Unit(("deal", s, i), hand[i] if s == seat else None)
-                held[s].append(u)
-                units.append(u)
+                self.held[s].append(u)
+                self.units.append(u)
                 if u.card is not None:
-                    fixed[u.rank] += 1
-                    used.add(u.card)
-        book_rank: dict[str, int] = {}                # sampled rank -> seat holding its book
-        books_of: list[list[str]] = [[] for _ in range(P)]
-        draws = 0
-        opening = True
-        refused: tuple[int, str] | None = None
-        gained: tuple[int, str | None, _Unit | None] | None = None   # who just gained cards, of what rank
+                    self.fixed[u.rank] += 1
+                    self.used.add(u.card)
+        #: sampled rank -> the seat holding its book; per seat, the ranks of the books it laid
+        self.book_rank: dict[str, int] = {}
+        self.books_of: list[list[str]] = [[] for _ in range(self.P)]
+        self.draws = 0                  # cards drawn from the stock so far
+        self.opening = True             # dealt books are still being laid
+        #: ``(asker, rank)`` of an ask refused just now
+        self.refused: tuple[int, str] | None = None
+        #: ``(seat, rank or None, unit drawn or None)``: who just gained cards, of what rank
+        self.gained: tuple[int, str | None, _Unit | None] | None = None
+        self.now = -1                   # the log index being walked
+        self.later: set[str] = set()    # ranks still in play after it (no book of them now)
 
-        now = [-1]                                    # the log index being walked
+    # ---------------------------------------------------------------- ranks of units
+    def fix(self, u: _Unit, r: str) -> None:
+        """Make unit ``u`` a card of rank ``r`` (nothing when it is one already)."""
+        if u.rank == r:
+            return
+        if u.rank is not None or r in u.forbid or self.fixed[r] >= self.S:
+            raise _Dead(f"cannot make a card of {u.origin} a {r}")
+        for c in u.caps:
+            if c[0] == r:
+                if c[2] >= c[1]:
+                    raise _Dead(f"a seat would have held every {r} without laying the book")
+                c[2] += 1
+        u.rank = r
+        self.fixed[r] += 1
 
-        def fix(u: _Unit, r: str) -> None:
-            if u.rank == r:
+    def unfix(self, u: _Unit) -> None:
+        """Make unit ``u``'s rank unknown again."""
+        for c in u.caps:
+            if c[0] == u.rank:
+                c[2] -= 1
+        self.fixed[u.rank] -= 1
+        u.rank = None
+        u.fixed_at = None
+
+    def repair(self, s: int, r: str, missing: int) -> None:
+        """Free up to ``missing`` more units of seat ``s`` for rank ``r``: a unit given another
+        rank only because ``s`` asked for it passes that rank to a unit that was already
+        there then and cannot be ``r``."""
+        held = self.held[s]
+        for v in [u for u in held if u.card is None and u.fixed_at is not None and u.rank != r
+                  and r not in u.forbid]:
+            if missing <= 0:
                 return
-            if u.rank is not None or r in u.forbid or fixed[r] >= S:
-                raise _Dead(f"cannot make a card of {u.origin} a {r}")
-            for c in u.caps:
-                if c[0] == r:
-                    if c[2] >= c[1]:
-                        raise _Dead(f"a seat would have held every {r} without laying the book")
-                    c[2] += 1
-            u.rank = r
-            fixed[r] += 1
-
-        def unfix(u: _Unit) -> None:
-            for c in u.caps:
-                if c[0] == u.rank:
-                    c[2] -= 1
-            fixed[u.rank] -= 1
-            u.rank = None
-            u.fixed_at = None
-
-        def repair(s: int, r: str, missing: int) -> None:
-            """Free up to ``missing`` more units of seat s for rank r: a unit given another rank
-            only because s asked for it passes that rank to a unit that was already there then
-            and cannot be r."""
-            for v in [u for u in held[s] if u.card is None and u.fixed_at is not None and u.rank != r
-                      and r not in u.forbid]:
-                if missing <= 0:
-                    return
-                q, t = v.rank, v.fixed_at
-                ws = [w for w in held[s] if w.rank is None and q not in w.forbid and w.since <= t]
-                ws.sort(key=lambda w: r not in w.forbid)      # units that cannot be r first
-                for w in ws:
-                    unfix(v)
-                    try:
-                        fix(w, q)
-                    except _Dead:
-                        fix(v, q)
-                        v.fixed_at = t
-                        continue
-                    w.fixed_at = t
-                    missing -= 1
-                    break
-
-        def pick(s: int, r: str, avoid_identity: bool = True) -> _Unit:
-            """A unit of seat s that is (or can be made) rank r: fixed ones first."""
-            same = [u for u in held[s] if u.rank == r and (u.card is None or not avoid_identity)]
-            if same:
-                return same[int(rng.integers(len(same)))]
-            free = [u for u in held[s] if u.rank is None and r not in u.forbid]
-            if not free:
-                repair(s, r, 1)
-                free = [u for u in held[s] if u.rank is None and r not in u.forbid]
-            if not free or fixed[r] >= S:
-                raise _Dead(f"seat {s} cannot hold a {r}")
-            # prefer the cards with the most ranks ruled out: keep the flexible ones for later
-            w = np.array([4.0 ** len(u.forbid) for u in free])
-            u = free[int(rng.choice(len(free), p=w / w.sum()))]
-            fix(u, r)
-            if not avoid_identity:
-                u.fixed_at = now[0]
-            return u
-
-        def lay(s: int, r: str | None, must: _Unit | None = None) -> None:
-            if r is None:
-                cands = []
-                for q in codec.ranks:
-                    if q in book_rank or q in self._later:
-                        continue
-                    if must is not None and (must.rank not in (None, q) or q in must.forbid):
-                        continue
-                    have = [u for u in held[s] if u.rank == q]
-                    if any(u.rank == q for t in range(P) if t != s for u in held[t]):
-                        continue
-                    free = [u for u in held[s] if u.rank is None and q not in u.forbid]
-                    need = S - len(have)
-                    if need <= len(free) and fixed[q] + need <= S:
-                        cands.append(q)
-                if not cands:
-                    raise _Dead(f"seat {s} cannot have completed any book")
-                r = cands[int(rng.integers(len(cands)))]
-            if r in book_rank:
-                raise _Dead(f"book {r} laid twice")
-            if must is not None:
-                fix(must, r)
-            have = [u for u in held[s] if u.rank == r]
-            if len(have) > S:
-                raise _Dead("too many cards of a rank")
-            free = [u for u in held[s] if u.rank is None and r not in u.forbid]
-            need = S - len(have)
-            if need > len(free):
-                repair(s, r, need - len(free))
-                free = [u for u in held[s] if u.rank is None and r not in u.forbid]
-            if need > len(free):
-                raise _Dead(f"seat {s} cannot complete {r}")
-            w = np.array([4.0 ** len(u.forbid) for u in free])
-            order = rng.choice(len(free), size=need, replace=False, p=w / w.sum()) if need else []
-            for k in order:
-                fix(free[k], r)
-                have.append(free[k])
-            for u in have:
-                held[s].remove(u)
-            book_rank[r] = s
-            books_of[s].append(r)
-
-        # ranks certainly still in play after each log entry: cards shown later, ranks asked
-        # for later (the asker holds one), books of known rank laid later; a book laid now
-        # cannot be of these ranks
-        later: list[set[str]] = [set() for _ in log]
-        acc: set[str] = set()
-        for i in range(len(log) - 1, -1, -1):
-            later[i] = set(acc)
-            kind, e = log[i]
-            if kind == "notice":
-                acc.add(e["rank"])
-            elif kind == "event":
-                t = e["type"]
-                if t == "ask":
-                    acc.add(e["rank"])
-                elif t == "draw" and e["card"] is not None:
-                    acc.add(e["card"][0])
-                elif t == "book" and e["rank"] is not None:
-                    acc.add(e["rank"])
-        self._later: set[str] = set()
-
-        def no_complete(s: int, q: str) -> None:
-            """Seat s did not lay a book: it does not hold every card of q (a limit on how
-            many of its unfixed cards may turn out to be q, checked whenever one is fixed)."""
-            f = sum(1 for u in held[s] if u.rank == q)
-            if f >= S:
-                raise _Dead(f"seat {s} holds every {q} but laid no book")
-            capable = [u for u in held[s] if u.rank is None and q not in u.forbid]
-            if len(capable) > S - 1 - f:
-                if S - 1 - f == 0:
-                    for u in capable:
-                        u.forbid.add(q)
-                    return
-                cap = [q, S - 1 - f, 0]
-                for u in capable:
-                    u.caps.append(cap)
-
-        def opening_over() -> None:
-            """Play starts: nobody holds a complete rank it did not lay."""
-            for t in range(P):
-                if t != seat:
-                    for q in codec.ranks:
-                        if q not in book_rank:
-                            no_complete(t, q)
-
-        def book_follows(i: int, s: int) -> bool:
-            for kind, e in log[i + 1:]:
-                if kind == "event":
-                    return e["type"] == "book" and e["player"] == s
-            return False
-
-        for i, (kind, e) in enumerate(log):
-            if kind != "event":
-                continue
-            now[0] = i
-            self._later = later[i]
-            t = e["type"]
-            if t == "book":
-                s, r = e["player"], e["rank"]
-                if opening:
-                    lay(s, r)
-                else:
-                    must = None
-                    if gained is not None and gained[0] == s:
-                        # the book is of the rank just gained; after a draw, the card drawn completes it
-                        r = r if r is not None else gained[1]
-                        must = gained[2]
-                    lay(s, r, must)
-                gained = None
-                continue
-            if opening:
-                opening = False
-                opening_over()
-            gained = None
-            after_refusal, refused = refused, None
-            if t == "ask":
-                a, tg, r, given = e["asker"], e["target"], e["rank"], e["given"]
-                if a != seat:
-                    pick(a, r, avoid_identity=False)
-                if not given:
-                    for u in held[tg]:
-                        if u.rank == r:
-                            raise _Dead(f"seat {tg} refused {r} but holds one")
-                        if u.rank is None:
-                            u.forbid.add(r)
-                    refused = (a, r)
+            q, t = v.rank, v.fixed_at
+            ws = [w for w in held if w.rank is None and q not in w.forbid and w.since <= t]
+            ws.sort(key=lambda w: r not in w.forbid)      # units that cannot be r first
+            for w in ws:
+                self.unfix(v)
+                try:
+                    self.fix(w, q)
+                except _Dead:
+                    self.fix(v, q)
+                    v.fixed_at = t
                     continue
-                for c in given:
-                    u = next((x for x in held[tg] if x.card == c), None)
-                    if u is None:
-                        if c in used:
-                            raise _Dead(f"{c} is elsewhere")
-                        u = pick(tg, r)
-                        u.card = c
-                        used.add(c)
-                    held[tg].remove(u)
-                    held[a].append(u)
-                    u.since = i
-                if codec.options["give"] == "all":
-                    for u in held[tg]:
-                        if u.rank == r:
-                            raise _Dead(f"seat {tg} kept a {r}")
-                        if u.rank is None:
-                            u.forbid.add(r)
-                gained = (a, r, None)
-                if not book_follows(i, a):
-                    no_complete(a, r)
-            elif t == "draw":
-                d, c = e["player"], e["card"]
-                u = _Unit(("draw", draws), c)
-                u.since = i
-                draws += 1
-                units.append(u)
-                if c is not None:
-                    if c in used:
-                        raise _Dead(f"{c} drawn twice")
-                    used.add(c)
-                    if fixed[u.rank] >= S:
-                        raise _Dead(f"too many {u.rank}")
-                    fixed[u.rank] += 1
-                elif after_refusal is not None and after_refusal[0] == d:
-                    u.forbid.add(after_refusal[1])
-                held[d].append(u)
-                gained = (d, None if c is None else c[0], u)
-                if not book_follows(i, d):
-                    if c is not None:
-                        no_complete(d, c[0])
-                    else:       # the unseen card completes no rank of the drawer's
-                        for q in codec.ranks:
-                            if q not in book_rank:
-                                no_complete(d, q)
-            elif t == "ask_book":
-                a, tg, r, ok = e["asker"], e["target"], e["rank"], e["success"]
-                if ok:
-                    if book_rank.get(r) != tg:
-                        raise _Dead(f"seat {tg} holds no book of {r} here")
-                    book_rank[r] = a
-                elif book_rank.get(r) == tg:
-                    raise _Dead(f"seat {tg} holds the book of {r} here")
+                w.fixed_at = t
+                missing -= 1
+                break
 
-        if opening:                 # the log ends before play starts
-            if laying is None:
-                opening_over()
-            else:
-                for t in range(laying):
-                    if t != seat:
-                        for q in codec.ranks:
-                            if q not in book_rank:
-                                no_complete(t, q)
+    def pick(self, s: int, r: str, avoid_identity: bool = True) -> _Unit:
+        """A unit of seat ``s`` that is (or is made) rank ``r``: fixed ones first (without a
+        known card when ``avoid_identity``), else a random free one, weighted towards those
+        with the most ranks ruled out. ``avoid_identity=False`` (the seat asks for ``r``)
+        records the log index it was fixed at."""
+        rng, held = self.rng, self.held[s]
+        same = [u for u in held if u.rank == r and (u.card is None or not avoid_identity)]
+        if same:
+            return same[int(rng.integers(len(same)))]
+        free = [u for u in held if u.rank is None and r not in u.forbid]
+        if not free:
+            self.repair(s, r, 1)
+            free = [u for u in held if u.rank is None and r not in u.forbid]
+        if not free or self.fixed[r] >= self.S:
+            raise _Dead(f"seat {s} cannot hold a {r}")
+        # prefer the cards with the most ranks ruled out: keep the flexible ones for later
+        w = np.array([4.0 ** len(u.forbid) for u in free])
+        u = free[int(rng.choice(len(free), p=w / w.sum()))]
+        self.fix(u, r)
+        if not avoid_identity:
+            u.fixed_at = self.now
+        return u
 
-        # ranks of the units left: a matching of units to the cards of each rank left (augmenting
-        # paths, so it finds one whenever one exists), most constrained units first, random order
+    # ---------------------------------------------------------------- books
+    def book_rank_choice(self, s: int, must: _Unit | None) -> str:
+        """A random rank for a face-down book of seat ``s``: one no other seat holds, not in
+        play later, that ``s`` can complete (with unit ``must`` in it, when given)."""
+        held, S = self.held, self.S
+        cands = []
+        for q in self.codec.ranks:
+            if q in self.book_rank or q in self.later:
+                continue
+            if must is not None and (must.rank not in (None, q) or q in must.forbid):
+                continue
+            have = [u for u in held[s] if u.rank == q]
+            if any(u.rank == q for t in range(self.P) if t != s for u in held[t]):
+                continue
+            free = [u for u in held[s] if u.rank is None and q not in u.forbid]
+            need = S - len(have)
+            if need <= len(free) and self.fixed[q] + need <= S:
+                cands.append(q)
+        if not cands:
+            raise _Dead(f"seat {s} cannot have completed any book")
+        return cands[int(self.rng.integers(len(cands)))]
+
+    def lay(self, s: int, r: str | None, must: _Unit | None = None) -> None:
+        """Seat ``s`` lays the book of rank ``r`` (``None``: face down, a rank drawn by
+        :meth:`book_rank_choice`), with unit ``must`` in it when given; the units completing
+        it are drawn at random among ``s``'s free ones."""
+        if r is None:
+            r = self.book_rank_choice(s, must)
+        if r in self.book_rank:
+            raise _Dead(f"book {r} laid twice")
+        if must is not None:
+            self.fix(must, r)
+        held, S = self.held[s], self.S
+        have = [u for u in held if u.rank == r]
+        if len(have) > S:
+            raise _Dead("too many cards of a rank")
+        free = [u for u in held if u.rank is None and r not in u.forbid]
+        need = S - len(have)
+        if need > len(free):
+            self.repair(s, r, need - len(free))
+            free = [u for u in held if u.rank is None and r not in u.forbid]
+        if need > len(free):
+            raise _Dead(f"seat {s} cannot complete {r}")
+        w = np.array([4.0 ** len(u.forbid) for u in free])
+        order = self.rng.choice(len(free), size=need, replace=False, p=w / w.sum()) if need else []
+        for k in order:
+            self.fix(free[k], r)
+            have.append(free[k])
+        for u in have:
+            held.remove(u)
+        self.book_rank[r] = s
+        self.books_of[s].append(r)
+
+    def no_complete(self, s: int, q: str) -> None:
+        """Seat ``s`` did not lay a book: it does not hold every card of rank ``q`` (a limit
+        on how many of its unfixed units may turn out to be ``q``, checked whenever one is
+        fixed)."""
+        held, S = self.held[s], self.S
+        f = sum(1 for u in held if u.rank == q)
+        if f >= S:
+            raise _Dead(f"seat {s} holds every {q} but laid no book")
+        capable = [u for u in held if u.rank is None and q not in u.forbid]
+        if len(capable) > S - 1 - f:
+            if S - 1 - f == 0:
+                for u in capable:
+                    u.forbid.add(q)
+                return
+            cap = [q, S - 1 - f, 0]
+            for u in capable:
+                u.caps.append(cap)
+
+    def no_complete_rank(self, s: int) -> None:
+        """Seat ``s`` holds no complete rank whose book is not laid yet."""
+        for q in self.codec.ranks:
+            if q not in self.book_rank:
+                self.no_complete(s, q)
+
+    def opening_over(self, laying: int | None = None) -> None:
+        """The dealt books are laid: nobody but the seat itself holds a complete rank it did
+        not lay; with ``laying`` (a seat laying its dealt books now), only the seats before
+        it."""
+        for t in range(self.P if laying is None else laying):
+            if t != self.seat:
+                self.no_complete_rank(t)
+
+    # ---------------------------------------------------------------- the events
+    def see(self, log: list[tuple], i: int, e: dict, later: set[str]) -> None:
+        """Walk event ``e``, entry ``i`` of ``log``; ``later``: the ranks still in play after
+        it (:func:`_ranks_in_play_later`)."""
+        self.now = i
+        self.later = later
+        t = e["type"]
+        if t == "book":
+            self.book(e)
+            return
+        if self.opening:
+            self.opening = False
+            self.opening_over()
+        self.gained = None
+        after_refusal, self.refused = self.refused, None
+        if t == "ask":
+            self.ask(log, i, e)
+        elif t == "draw":
+            self.draw(log, i, e, after_refusal)
+        elif t == "ask_book":
+            self.ask_book(e)
+
+    def book(self, e: dict) -> None:
+        """A ``book`` event: a dealt book, or one completed by what its maker just gained."""
+        s, r = e["player"], e["rank"]
+        if self.opening:
+            self.lay(s, r)
+        else:
+            must = None
+            gained = self.gained
+            if gained is not None and gained[0] == s:
+                # the book is of the rank just gained; after a draw, the card drawn completes it
+                r = r if r is not None else gained[1]
+                must = gained[2]
+            self.lay(s, r, must)
+        self.gained = None
+
+    def ask(self, log: list[tuple], i: int, e: dict) -> None:
+        """An ``ask`` event (entry ``i`` of ``log``): the asker holds the rank; a refusal
+        rules it out of the target's units, a hit moves the cards handed over."""
+        a, tg, r, given = e["asker"], e["target"], e["rank"], e["given"]
+        held = self.held
+        if a != self.seat:
+            self.pick(a, r, avoid_identity=False)
+        if not given:
+            for u in held[tg]:
+                if u.rank == r:
+                    raise _Dead(f"seat {tg} refused {r} but holds one")
+                if u.rank is None:
+                    u.forbid.add(r)
+            self.refused = (a, r)
+            return
+        for c in given:
+            u = next((x for x in held[tg] if x.card == c), None)
+            if u is None:
+                if c in self.used:
+                    raise _Dead(f"{c} is elsewhere")
+                u = self.pick(tg, r)
+                u.card = c
+                self.used.add(c)
+            held[tg].remove(u)
+            held[a].append(u)
+            u.since = i
+        if self.codec.options["give"] == "all":
+            for u in held[tg]:
+                if u.rank == r:
+                    raise _Dead(f"seat {tg} kept a {r}")
+                if u.rank is None:
+                    u.forbid.add(r)
+        self.gained = (a, r, None)
+        if not _book_follows(log, i, a):
+            self.no_complete(a, r)
+
+    def draw(self, log: list[tuple], i: int, e: dict, after_refusal: tuple[int, str] | None) -> None:
+        """A ``draw`` event (entry ``i`` of ``log``): the next stock position becomes a unit
+        of the drawer; an unseen card drawn after the drawer's refused ask ``after_refusal``
+        (``(asker, rank)``) is not of that rank."""
+        d, c = e["player"], e["card"]
+        u = _Unit(("draw", self.draws), c)
+        u.since = i
+        self.draws += 1
+        self.units.append(u)
+        if c is not None:
+            if c in self.used:
+                raise _Dead(f"{c} drawn twice")
+            self.used.add(c)
+            if self.fixed[u.rank] >= self.S:
+                raise _Dead(f"too many {u.rank}")
+            self.fixed[u.rank] += 1
+        elif after_refusal is not None and after_refusal[0] == d:
+            u.forbid.add(after_refusal[1])
+        self.held[d].append(u)
+        self.gained = (d, None if c is None else c[0], u)
+        if not _book_follows(log, i, d):
+            if c is not None:
+                self.no_complete(d, c[0])
+            else:       # the unseen card completes no rank of the drawer's
+                self.no_complete_rank(d)
+
+    def ask_book(self, e: dict) -> None:
+        """An ``ask_book`` event (phase 2): a hit moves the book of the rank to the asker."""
+        a, tg, r, ok = e["asker"], e["target"], e["rank"], e["success"]
+        if ok:
+            if self.book_rank.get(r) != tg:
+                raise _Dead(f"seat {tg} holds no book of {r} here")
+            self.book_rank[r] = a
+        elif self.book_rank.get(r) == tg:
+            raise _Dead(f"seat {tg} holds the book of {r} here")
+
+    # ---------------------------------------------------------------- the deal
+    def rank_the_rest(self) -> None:
+        """Ranks for the units left: a matching of units to the cards of each rank left
+        (augmenting paths, so it finds one whenever one exists), most constrained units
+        first, in random order."""
+        codec, S, fixed, rng = self.codec, self.S, self.fixed, self.rng
         left = {r: S - fixed[r] for r in codec.ranks}
-        free_units = [u for u in units if u.rank is None]
+        free_units = [u for u in self.units if u.rank is None]
         rng.shuffle(free_units)
         free_units.sort(key=lambda u: len(u.forbid), reverse=True)
         at: dict[str, list[_Unit]] = {r: [] for r in codec.ranks}
@@ -452,10 +562,15 @@ class GoFishResampler:
         for r, us in at.items():
             for u in us:
                 u.rank = r
-        # identities: shuffle the unplaced cards of each rank among its units and the stock rest
+
+    def header(self) -> dict:
+        """The deal, once every unit has a rank: the unplaced cards of each rank shuffled
+        among its units and the rest of the stock; ``{"hands": [[card, ...] per seat],
+        "stock": [card, ...]}``, the stock in the order it is drawn."""
+        codec, rng, units = self.codec, self.rng, self.units
         stock_rest: list[str] = []
         for r in codec.ranks:
-            free_cards = [c for c in codec.cards if c[0] == r and c not in used]
+            free_cards = [c for c in codec.cards if c[0] == r and c not in self.used]
             rng.shuffle(free_cards)
             need = [u for u in units if u.rank == r and u.card is None]
             if len(free_cards) < len(need):
@@ -464,37 +579,15 @@ class GoFishResampler:
                 u.card = c
             stock_rest += free_cards[len(need):]
         rng.shuffle(stock_rest)
-        hands = [[""] * h for _ in range(P)]
+        hands = [[""] * codec.options["hand"] for _ in range(self.P)]
         drawn: dict[int, str] = {}
         for u in units:
             if u.origin[0] == "deal":
                 hands[u.origin[1]][u.origin[2]] = u.card
             else:
                 drawn[u.origin[1]] = u.card
-        stock = [drawn[k] for k in range(draws)] + stock_rest
+        stock = [drawn[k] for k in range(self.draws)] + stock_rest
         return {"hands": hands, "stock": stock}
-
-    def _replay(self, world, header: dict, decisions: list[tuple[int, Any]]):
-        from ...adapters.world import World  # noqa: PLC0415
-
-        codec = self.codec
-        w = World(codec, 10 ** 9, world.truncation)
-        index = codec.deck_index()
-        try:
-            for c in codec.order_from_header(header):
-                w.apply_chance(index[c])
-            for seat, action in decisions:
-                if w.current_player() != seat:
-                    return None
-                w.apply(codec.encode(action))
-        except (IllegalAction, ValueError, KeyError):
-            return None
-        w.react = list(world.react)
-        w.moves = world.moves
-        w.max_moves = world.max_moves
-        w.truncated = world.truncated
-        w._current = None
-        return w
 
 
 __all__ = ["GoFishResampler"]

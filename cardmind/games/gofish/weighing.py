@@ -85,14 +85,7 @@ class ModelWeighing:
             return self._multi_cache[1]
         usable = self._usable_asks()
         names = list(self._multi)
-        per_seat = {s: 0 for s in self.others}
-        asked = {s: 0 for s in self.others}
-        for a, *_ in self._multi_ctx.values():
-            asked[a] += 1
-        for _i, a, *_ in usable:
-            per_seat[a] += 1
-        fit = [{"seat": s, "asks": asked[s], "weighed": per_seat[s],
-                "weights": {n: 1.0 / len(names) for n in names}} for s in self.others]
+        per_seat, fit = self._model_fit(usable, names)
         self._multi_fit = fit
         worlds = self.sample_hidden(self.MODEL_WORLDS, np.random.default_rng([self.seed, 24, len(self.events)])) \
             if usable else None
@@ -102,28 +95,81 @@ class ModelWeighing:
         seats = self.others + ["stock"]
         C = np.array([[w[s] for s in seats] for w in worlds], dtype=np.int64)   # (N, K + 1, R)
         N = len(worlds)
-        LL = {s: {n: np.zeros(N) for n in names} for s in self.others}
+        LL = self._asks_log_likelihoods(usable, C, names)
+        w = self._deal_weights(LL, per_seat, fit, names, N)
+        if w is None:
+            self._multi_cache = (key, base)
+            return base
+        acc, ses, worst = self._weighted_holdings(base, C, seats, w)
+        den = float(base["den"])
+        hidden = [({r: float(v) / den for r, v in rk.items()}, {o: float(v) / den for o, v in ow.items()})
+                  for rk, ow in base["hidden"]]
+        bse = (base.get("stderrs") or {}).get("books") or [({}, {}) for _ in hidden]
+        ans = dict(base)
+        ans.update(exact=False, den=1.0, total=None, holdings=acc, hidden=hidden, stderr=worst, bound=None,
+                   stderrs={"holdings": ses, "books": bse}, multi=True,
+                   ess=float(1.0 / (w * w).sum()), worlds=N)
+        self._multi_cache = (key, ans)
+        return ans
+
+    def _model_fit(self, usable: list[tuple], names: list[str]) -> tuple[dict, list[dict]]:
+        """``(per_seat, fit)``: per other seat the number of its asks read (``usable``, from
+        :meth:`_usable_asks`), and the fit reported per other seat ``{"seat", "asks" (all
+        its asks), "weighed" (those read), "weights" (per model name of ``names``, its share:
+        even until :meth:`_deal_weights` sets it)}``."""
+        per_seat = {s: 0 for s in self.others}
+        asked = {s: 0 for s in self.others}
+        for a, *_ in self._multi_ctx.values():
+            asked[a] += 1
+        for _i, a, *_ in usable:
+            per_seat[a] += 1
+        fit = [{"seat": s, "asks": asked[s], "weighed": per_seat[s],
+                "weights": {n: 1.0 / len(names) for n in names}} for s in self.others]
+        return per_seat, fit
+
+    def _holdings_at_ask(self, held: np.ndarray, draws: int) -> tuple[np.ndarray, np.ndarray]:
+        """The asker's possible holdings at an ask, per sampled deal. ``held`` ``(N, R)``: its
+        cards per rank now, with the public moves since the ask undone (so still counting the
+        ``draws`` cards it drew unseen since); each unseen draw is taken back as one of the
+        cards then held, alike. Returns ``(rows, mix)``: ``rows`` ``(N, c, R)`` the holdings (a
+        row with a negative count is impossible), ``mix`` ``(N, c)`` their probabilities."""
+        N = len(held)
         eye = np.eye(self.R, dtype=np.int64)
-        for _i, a, ctxs, ti, ri, bk, d in usable:
-            hp = C[:, self.kidx[a], :] + bk[None, :]
-            rows, mix = hp[:, None, :], np.ones((N, 1))
-            for _ in range(d):   # each unseen draw: one of the cards then held, alike
-                tot = rows.sum(axis=2, keepdims=True)
-                share = np.where(tot > 0, np.clip(rows, 0, None) / np.maximum(tot, 1), 0.0)   # (N, c, R)
-                mix = (mix[:, :, None] * share).reshape(N, -1)
-                rows = (rows[:, :, None, :] - eye[None, None, :, :]).reshape(N, -1, self.R)
-                keep = mix.any(axis=0)
-                rows, mix = rows[:, keep], mix[:, keep]
+        rows, mix = held[:, None, :], np.ones((N, 1))
+        for _ in range(draws):
+            tot = rows.sum(axis=2, keepdims=True)
+            share = np.where(tot > 0, np.clip(rows, 0, None) / np.maximum(tot, 1), 0.0)   # (N, c, R)
+            mix = (mix[:, :, None] * share).reshape(N, -1)
+            rows = (rows[:, :, None, :] - eye[None, None, :, :]).reshape(N, -1, self.R)
+            keep = mix.any(axis=0)
+            rows, mix = rows[:, keep], mix[:, keep]
+        return rows, mix
+
+    def _asks_log_likelihoods(self, usable: list[tuple], C: np.ndarray, names: list[str]) -> dict:
+        """Per other seat and model name of ``names``, the log-likelihood ``(N,)`` of the
+        seat's asks read (``usable``, from :meth:`_usable_asks`) in each sampled deal; ``C``
+        ``(N, K + 1, R)`` the deals' cards per other seat (and the stock) and rank."""
+        N = len(C)
+        LL = {s: {n: np.zeros(N) for n in names} for s in self.others}
+        for index, a, ctxs, ti, ri, bk, d in usable:
+            rows, mix = self._holdings_at_ask(C[:, self.kidx[a], :] + bk[None, :], d)
             flat = rows.reshape(-1, self.R)
             ok = (flat >= 0).all(axis=1)
             uniq, inv = np.unique(np.where(ok[:, None], flat, 0), axis=0, return_inverse=True)
             inv = inv.reshape(-1)
-            lls = self._pair_lls(_i, ctxs, uniq, ti, ri)
+            lls = self._pair_lls(index, ctxs, uniq, ti, ri)
             for k, n in enumerate(names):
                 ll = lls[:, k][inv]
                 like = np.where(ok, np.exp(ll), 0.0).reshape(mix.shape)
                 with np.errstate(divide="ignore"):
                     LL[a][n] += np.log((like * mix).sum(axis=1))
+        return LL
+
+    def _deal_weights(self, LL: dict, per_seat: dict, fit: list[dict], names: list[str], N: int) -> np.ndarray | None:
+        """The normalised weights ``(N,)`` of the sampled deals: the product over the other
+        seats with an ask read (``per_seat``) of the models' mean likelihood (``LL`` from
+        :meth:`_asks_log_likelihoods`); sets each such seat's model shares in ``fit``. ``None``
+        when every deal has likelihood 0 (for some seat, or overall)."""
         logw = np.zeros(N)
         for k, s in enumerate(self.others):
             if not per_seat[s]:
@@ -131,8 +177,7 @@ class ModelWeighing:
             M = np.stack([LL[s][n] for n in names])     # (models, N)
             top = M.max()
             if not np.isfinite(top):
-                self._multi_cache = (key, base)
-                return base
+                return None
             E = np.exp(M - top)
             z = E.mean(axis=1)
             fit[k]["weights"] = {n: float(v) for n, v in zip(names, z / z.sum())}
@@ -140,13 +185,20 @@ class ModelWeighing:
                 logw += np.log(E.mean(axis=0)) + top
         top = logw.max()
         if not np.isfinite(top):
-            self._multi_cache = (key, base)
-            return base
+            return None
         w = np.exp(logw - top)
         w /= w.sum()
-        # a control variate: the base answer's (exact) chances plus the change the weights
-        # make on the same sampled deals (weighted less unweighted share): where the weights
-        # are even the answer is the base one, and the sampling noise is that of the change
+        return w
+
+    def _weighted_holdings(self, base: dict[str, Any], C: np.ndarray, seats: list,
+                           w: np.ndarray) -> tuple[dict, dict, float]:
+        """The holdings by a control variate: the base answer's (exact) chances plus the
+        change the weights ``w`` ``(N,)`` make on the same sampled deals ``C`` ``(N, K + 1,
+        R)`` (weighted less unweighted share): where the weights are even the answer is the
+        base one, and the sampling noise is that of the change. Returns ``(holdings,
+        stderrs, worst)``: per ``(seat or "stock", rank)`` the probability of each count, its
+        standard error, and the largest standard error."""
+        N = len(w)
         acc, ses, worst = {}, {}, 0.0
         u0 = 1.0 / N
         for (s, r), d in base["holdings"].items():
@@ -167,16 +219,7 @@ class ModelWeighing:
                     se[c] = x
                     worst = max(worst, x)
             ses[(s, r)] = se
-        den = float(base["den"])
-        hidden = [({r: float(v) / den for r, v in rk.items()}, {o: float(v) / den for o, v in ow.items()})
-                  for rk, ow in base["hidden"]]
-        bse = (base.get("stderrs") or {}).get("books") or [({}, {}) for _ in hidden]
-        ans = dict(base)
-        ans.update(exact=False, den=1.0, total=None, holdings=acc, hidden=hidden, stderr=worst, bound=None,
-                   stderrs={"holdings": ses, "books": bse}, multi=True,
-                   ess=float(1.0 / (w * w).sum()), worlds=N)
-        self._multi_cache = (key, ans)
-        return ans
+        return acc, ses, worst
 
     def _pair_lls(self, index: int, ctxs: list, rows: np.ndarray, ti: int, ri: int) -> np.ndarray:
         """The log-likelihoods ``(rows, models)`` of the ask at event ``index`` under each model

@@ -126,9 +126,31 @@ class Sampler:
         from ortools.sat.python import cp_model  # noqa: PLC0415
 
         t = self.t
-        o, S, H = t.observer, t.S, self.H
-        op = tl.opening(tl.n)
         m = cp_model.CpModel()
+        got = self._cpsat_deal(m, tl)
+        if got is None:
+            return None
+        x, d = got
+        c = self._cpsat_dealt_books(m, tl, x)
+        false = m.new_constant(0)
+        book_draws = [j for j, dr in enumerate(tl.draws) if tl.outcome(dr.win, tl.n) == "book"]
+        for r in t.ranks:
+            facts = _RankFacts(self, m, tl, r, x, d, c, false)
+            facts.add_timeline()
+            if facts.booked:
+                m.add(sum(facts.booked) <= 1)
+            drawn = [d[j, r] for j, dr in enumerate(tl.draws) if (j, r) in d]
+            k_r = len(tl.kdraws[r])
+            m.add(sum(x[k, r] for k in range(t.K)) + sum(drawn) <= tl.u0[r] - k_r)
+            self._cpsat_book_asks(m, tl, r, d, c, book_draws, false)
+        return m, d
+
+    def _cpsat_deal(self, m, tl: _Timeline) -> tuple[dict, dict] | None:
+        """The deal's variables in the CP-SAT model ``m``: ``x[k, rank]`` the cards of a rank
+        dealt to other seat index ``k`` (``H`` cards each), ``d[j, rank]`` the one-hot rank of
+        unseen draw ``j``. ``None`` when a draw has no possible rank."""
+        t = self.t
+        H, S = self.H, t.S
         x = {(k, r): m.new_int_var(0, min(H, S, tl.u0[r]), f"x{k}{r}") for k in range(t.K) for r in t.ranks}
         for k in range(t.K):
             m.add(sum(x[k, r] for r in t.ranks) == H)
@@ -139,6 +161,17 @@ class Sampler:
             for q in dr.domain:
                 d[j, q] = m.new_bool_var(f"d{j}{q}")
             m.add_exactly_one(d[j, q] for q in dr.domain)
+        return x, d
+
+    def _cpsat_dealt_books(self, m, tl: _Timeline, x: dict) -> dict:
+        """The dealt books in the CP-SAT model ``m``: other seat index ``k`` was dealt all
+        ``S`` cards of a rank exactly when it laid that book at the opening (``x`` from
+        :meth:`_cpsat_deal`): the ranks of its books laid face up; ``h`` whole ranks among all
+        when it laid ``h`` face down. Returns ``c[k, rank]``, the literal that ``k`` was dealt
+        the whole rank (only for the seats that laid books face down)."""
+        t = self.t
+        S = t.S
+        op = tl.opening(tl.n)
         c = {}
         for k, s in enumerate(t.others):
             kn = op.known.get(s, ())
@@ -153,118 +186,38 @@ class Sampler:
                     m.add(x[k, r] <= S - 1)
             if op.hb.get(s):
                 m.add(sum(c[k, r] for r in t.ranks) == op.hb[s])
-        false = m.new_constant(0)
-        book_draws = [j for j, dr in enumerate(tl.draws) if tl.outcome(dr.win, tl.n) == "book"]
-        for r in t.ranks:
-            const = [0] * t.K
-            terms: list[list] = [[] for _ in range(t.K)]
-            booked = [c[k, r] for k in range(t.K) if (k, r) in c]
-            fa_done = Counter()
-            fa = Counter()
-            for k, tm in tl.first[r]:
-                fa[(k, tm)] += 1
-            evs = list(tl.ops[r]) + [(dr.time, _UDRAW, j) for j, dr in enumerate(tl.draws) if r in dr.domain]
-            evs.sort(key=lambda e: e[0])
+        return c
 
-            def cnt(k):
-                return x[k, r] + sum(terms[k]) + const[k]
-
-            def bsum():
-                return sum(booked) if booked else 0
-
-            dead = False
-            for e in evs:
-                code = e[1]
-                if dead and code in (_HAS, _GIVE, _KDRAW):
-                    m.add_bool_or([false])
-                    continue
-                if code == _HAS:
-                    m.add(bsum() == 0)
-                    m.add(cnt(t.kidx[e[2]]) >= 1)
-                elif code == _NONE:
-                    if booked:
-                        nb = m.new_bool_var("")
-                        m.add(sum(booked) == 0).only_enforce_if(nb)
-                        m.add(sum(booked) >= 1).only_enforce_if(nb.Not())
-                        m.add(cnt(t.kidx[e[2]]) == 0).only_enforce_if(nb)
-                    elif not dead:
-                        m.add(cnt(t.kidx[e[2]]) == 0)
-                elif code == _GIVE:
-                    tg, a, n = e[2], e[3], e[4]
-                    m.add(bsum() == 0)
-                    if tg != o:
-                        k = t.kidx[tg]
-                        m.add(cnt(k) >= n)
-                        const[k] -= n
-                        if self.give_all:
-                            m.add(cnt(k) == 0)
-                        got = fa.get((k, e[0]), 0)
-                        if got:
-                            fa_done[k] += got
-                            mine = [d[j, r] for j, dr in enumerate(tl.draws)
-                                    if dr.k == k and dr.time < e[0] and (j, r) in d]
-                            m.add(x[k, r] + sum(mine) >= fa_done[k])
-                    if a != o:
-                        const[t.kidx[a]] += n
-                elif code == _KDRAW:
-                    m.add(bsum() == 0)
-                    const[t.kidx[e[2]]] += 1
-                elif code == _WIN:
-                    k = t.kidx[e[2]]
-                    out = tl.outcome(e[3], tl.n)
-                    if out == "book":
-                        m.add(cnt(k) == S)
-                        dead = True
-                    elif out == "nobook":
-                        m.add(cnt(k) <= S - 1)
-                elif code == _UDRAW:
-                    j = e[2]
-                    lit = d[j, r]
-                    if dead:
-                        m.add(lit == 0)
-                        continue
-                    dr = tl.draws[j]
-                    if booked:
-                        m.add(lit + sum(booked) <= 1)
-                    terms[dr.k].append(lit)
-                    out = tl.outcome(dr.win, tl.n)
-                    if out == "book":
-                        m.add(cnt(dr.k) == S).only_enforce_if(lit)
-                        booked.append(lit)
-                    elif out == "nobook":
-                        m.add(cnt(dr.k) <= S - 1).only_enforce_if(lit)
-            if booked:
-                m.add(sum(booked) <= 1)
-            drawn = [d[j, r] for j, dr in enumerate(tl.draws) if (j, r) in d]
-            k_r = len(tl.kdraws[r])
-            m.add(sum(x[k, r] for k in range(t.K)) + sum(drawn) <= tl.u0[r] - k_r)
-            # phase 2: who made the book of r, moved by hits
-            made = {k: [d[j, r] for j in book_draws if tl.draws[j].k == k and (j, r) in d]
-                    + ([c[k, r]] if (k, r) in c else []) for k in range(t.K)}
-            owner = None
-            for e in tl.ops[r]:
-                if e[1] != _ASKBOOK:
-                    continue
-                a, tg, success = e[2], e[3], e[4]
-                if owner is None:
-                    if a != o:
-                        m.add(sum(made[t.kidx[a]]) == 0)
-                    if tg == o:
-                        if success:
-                            m.add_bool_or([false])
-                    elif success:
-                        m.add(sum(made[t.kidx[tg]]) == 1)
-                    else:
-                        m.add(sum(made[t.kidx[tg]]) == 0)
+    def _cpsat_book_asks(self, m, tl: _Timeline, r: str, d: dict, c: dict, book_draws: list[int], false) -> None:
+        """Phase 2 in the CP-SAT model ``m``: the book asks for rank ``r`` (who made its book:
+        a dealt book ``c``, or an unseen draw of ``book_draws`` that completed it; then moved
+        by each hit). ``false``: the model's constant 0 (a contradiction)."""
+        t = self.t
+        o = t.observer
+        made = {k: [d[j, r] for j in book_draws if tl.draws[j].k == k and (j, r) in d]
+                + ([c[k, r]] if (k, r) in c else []) for k in range(t.K)}
+        owner = None
+        for e in tl.ops[r]:
+            if e[1] != _ASKBOOK:
+                continue
+            a, tg, success = e[2], e[3], e[4]
+            if owner is None:
+                if a != o:
+                    m.add(sum(made[t.kidx[a]]) == 0)
+                if tg == o:
                     if success:
-                        owner = a
-                else:
-                    if owner == a or success != (owner == tg):
                         m.add_bool_or([false])
-                    if success:
-                        owner = a
-        return m, d
-        return None
+                elif success:
+                    m.add(sum(made[t.kidx[tg]]) == 1)
+                else:
+                    m.add(sum(made[t.kidx[tg]]) == 0)
+                if success:
+                    owner = a
+            else:
+                if owner == a or success != (owner == tg):
+                    m.add_bool_or([false])
+                if success:
+                    owner = a
 
     def _init_chain(self, tl: _Timeline) -> list:
         D = len(tl.draws)
@@ -612,6 +565,130 @@ class Sampler:
         est = float(np.mean(vals))
         self._total_est = (key, est)
         return est
+
+
+class _RankFacts:
+    """The facts of one rank's timeline as CP-SAT constraints (:meth:`Sampler._cpsat_model`):
+    the count other seat index ``k`` holds at each moment is ``x[k, r]`` plus the unseen draws
+    of ``r`` it made so far plus the public moves (``const``); facts that hold only while the
+    rank is not booked are enforced while no literal of ``booked`` is true; after a book of
+    ``r`` is certainly made (``dead``) no card of it moves."""
+
+    def __init__(self, engine, m, tl: _Timeline, r: str, x: dict, d: dict, c: dict, false):
+        """``engine``: the draw engine (its tracker ``t``, ``give_all``); ``m`` the model;
+        ``x``, ``d``, ``c`` the variables of :meth:`Sampler._cpsat_deal` and
+        :meth:`Sampler._cpsat_dealt_books`; ``false`` the model's constant 0."""
+        t = engine.t
+        self.t, self.give_all, self.m, self.tl, self.r, self.x, self.d, self.false = \
+            t, engine.give_all, m, tl, r, x, d, false
+        self.const = [0] * t.K                                 # cards moved publicly, per seat
+        self.terms: list[list] = [[] for _ in range(t.K)]      # its unseen draws of r, per seat
+        #: the literals that r is booked (a dealt book, then books completed by unseen draws)
+        self.booked = [c[k, r] for k in range(t.K) if (k, r) in c]
+        self.fa_done = Counter()
+        #: per ``(seat index, time)``: the cards of r first handed over from its hand then
+        self.fa = Counter()
+        for k, tm in tl.first[r]:
+            self.fa[(k, tm)] += 1
+        self.dead = False
+
+    def cnt(self, k: int):
+        """The count of r other seat index ``k`` holds now (a linear expression)."""
+        return self.x[k, self.r] + sum(self.terms[k]) + self.const[k]
+
+    def bsum(self):
+        """The number of books of r made so far (a linear expression, or 0)."""
+        return sum(self.booked) if self.booked else 0
+
+    def add_timeline(self) -> None:
+        """Add every fact of r's timeline and every unseen draw that may be r, in time
+        order."""
+        tl, r, m = self.tl, self.r, self.m
+        evs = list(tl.ops[r]) + [(dr.time, _UDRAW, j) for j, dr in enumerate(tl.draws) if r in dr.domain]
+        evs.sort(key=lambda e: e[0])
+        kidx = self.t.kidx
+        for e in evs:
+            code = e[1]
+            if self.dead and code in (_HAS, _GIVE, _KDRAW):
+                m.add_bool_or([self.false])
+                continue
+            if code == _HAS:
+                m.add(self.bsum() == 0)
+                m.add(self.cnt(kidx[e[2]]) >= 1)
+            elif code == _NONE:
+                self.holds_none(kidx[e[2]])
+            elif code == _GIVE:
+                self.give(e)
+            elif code == _KDRAW:
+                m.add(self.bsum() == 0)
+                self.const[kidx[e[2]]] += 1
+            elif code == _WIN:
+                self.window(e)
+            elif code == _UDRAW:
+                self.unseen_draw(e[2])
+
+    def holds_none(self, k: int) -> None:
+        """Other seat index ``k`` holds no card of r (a refused ask; while r is not booked)."""
+        m, booked = self.m, self.booked
+        if booked:
+            nb = m.new_bool_var("")
+            m.add(sum(booked) == 0).only_enforce_if(nb)
+            m.add(sum(booked) >= 1).only_enforce_if(nb.Not())
+            m.add(self.cnt(k) == 0).only_enforce_if(nb)
+        elif not self.dead:
+            m.add(self.cnt(k) == 0)
+
+    def give(self, e: tuple) -> None:
+        """A hit ``(time, _GIVE, target, asker, cards)``: the target held the cards of r it
+        hands over (all it held with ``give_all``), which the asker now holds; the first
+        cards handed over from a seat's hand were dealt or drawn before."""
+        m, t, x, r = self.m, self.t, self.x, self.r
+        tg, a, n = e[2], e[3], e[4]
+        m.add(self.bsum() == 0)
+        if tg != t.observer:
+            k = t.kidx[tg]
+            m.add(self.cnt(k) >= n)
+            self.const[k] -= n
+            if self.give_all:
+                m.add(self.cnt(k) == 0)
+            got = self.fa.get((k, e[0]), 0)
+            if got:
+                self.fa_done[k] += got
+                mine = [self.d[j, r] for j, dr in enumerate(self.tl.draws)
+                        if dr.k == k and dr.time < e[0] and (j, r) in self.d]
+                m.add(x[k, r] + sum(mine) >= self.fa_done[k])
+        if a != t.observer:
+            self.const[t.kidx[a]] += n
+
+    def window(self, e: tuple) -> None:
+        """The end of a window ``(time, _WIN, seat, window)`` in which the seat made a book
+        of r (it then holds every card of r; no card of r moves after) or certainly none."""
+        k = self.t.kidx[e[2]]
+        out = self.tl.outcome(e[3], self.tl.n)
+        if out == "book":
+            self.m.add(self.cnt(k) == self.t.S)
+            self.dead = True
+        elif out == "nobook":
+            self.m.add(self.cnt(k) <= self.t.S - 1)
+
+    def unseen_draw(self, j: int) -> None:
+        """Unseen draw ``j`` may be r: then its drawer holds one more, and a book it completes
+        (or certainly does not) follows."""
+        m, S = self.m, self.t.S
+        lit = self.d[j, self.r]
+        if self.dead:
+            m.add(lit == 0)
+            return
+        dr = self.tl.draws[j]
+        if self.booked:
+            m.add(lit + sum(self.booked) <= 1)
+        self.terms[dr.k].append(lit)
+        out = self.tl.outcome(dr.win, self.tl.n)
+        if out == "book":
+            m.add(self.cnt(dr.k) == S).only_enforce_if(lit)
+            self.booked.append(lit)
+        elif out == "nobook":
+            m.add(self.cnt(dr.k) <= S - 1).only_enforce_if(lit)
 
 
 class _Samples:
