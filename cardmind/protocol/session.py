@@ -545,6 +545,23 @@ class Session(SessionAdvice):
                 ``agent_error`` (the agent raised or returned an illegal action; the agent
                 and its generator are restored).
         """
+        if not self._has_decision(method, time_ms, on_timeout):
+            return Decision(None, 0.0)
+        t0 = perf_counter()
+        if time_ms is None:
+            return self._decide_now(method, t0)
+        return self._decide_within(method, time_ms, on_timeout, t0)
+
+    def _has_decision(self, method: str, time_ms: float | None, on_timeout: str) -> bool:
+        """Check a :meth:`decide` request (arguments as there); return whether this seat has a
+        decision to make: False only for ``react`` when the rules give this seat no
+        out-of-turn action now.
+
+        Raises:
+            ProtocolError: ``wrong_role``, ``no_agent``, ``bad_request`` (``on_timeout`` or
+                ``time_ms``), ``game_over``, ``not_your_turn``.
+            ValueError: ``method`` is neither ``"act"`` nor ``"react"``.
+        """
         if self.role != "player":
             raise ProtocolError("wrong_role", f"a referee session has no agent: {method} needs a player session")
         if self.agent is None:
@@ -563,30 +580,48 @@ class Session(SessionAdvice):
                 raise ProtocolError("not_your_turn", f"seat {st.to_move()} is to move, not seat {self.seat}")
         elif method == "react":
             if self.seat not in st.actors()[1:]:
-                return Decision(None, 0.0)
+                return False
         else:
             raise ValueError(f"unknown method {method!r}")
+        return True
 
-        t0 = perf_counter()
-        if time_ms is None:
-            saved = self.rng.bit_generator.state
-            try:
-                action = getattr(self.agent, method)(self.rng)
-            except Exception as exc:  # noqa: BLE001
-                self.rng.bit_generator.state = saved
-                self._rebuild(agent=True, tracker=False)
-                raise ProtocolError("agent_error", f"agent {self.agent_spec!r} {method} raised "
-                                                   f"{type(exc).__name__}: {exc}") from None
-            elapsed = (perf_counter() - t0) * 1000
-            try:
-                out = self._checked(action, method)
-            except ProtocolError:
-                self.rng.bit_generator.state = saved
-                self._rebuild(agent=True, tracker=False)
-                raise
-            return Decision(out, elapsed)
+    def _decide_now(self, method: str, t0: float) -> Decision:
+        """Run the agent's ``method`` in this thread without a time limit (``t0``: when the
+        decision started, :func:`time.perf_counter` seconds).
 
-        # time-limited: work on copies in a worker thread
+        Raises:
+            ProtocolError: ``agent_error`` (the agent raised or returned an illegal action; the
+                agent is rebuilt and its generator restored).
+        """
+        saved = self.rng.bit_generator.state
+        try:
+            action = getattr(self.agent, method)(self.rng)
+        except Exception as exc:  # noqa: BLE001
+            self.rng.bit_generator.state = saved
+            self._rebuild(agent=True, tracker=False)
+            raise ProtocolError("agent_error", f"agent {self.agent_spec!r} {method} raised "
+                                               f"{type(exc).__name__}: {exc}") from None
+        elapsed = (perf_counter() - t0) * 1000
+        try:
+            out = self._checked(action, method)
+        except ProtocolError:
+            self.rng.bit_generator.state = saved
+            self._rebuild(agent=True, tracker=False)
+            raise
+        return Decision(out, elapsed)
+
+    def _decide_within(self, method: str, time_ms: float, on_timeout: str, t0: float) -> Decision:
+        """Run the agent's ``method`` within ``time_ms`` milliseconds of ``t0``
+        (:func:`time.perf_counter` seconds), in a worker thread on a copy of the agent and its
+        generator (on the agent itself when it cannot be copied, which is then rebuilt unless
+        it finished in time with a legal action); the copy replaces the original only when it
+        finishes in time with a legal action. ``on_timeout``: as for :meth:`decide`.
+
+        Raises:
+            ProtocolError: ``agent_error`` (the agent raised or returned an illegal action) or
+                ``timeout`` (with ``elapsed_ms``; not with ``on_timeout="fallback"`` when there
+                is a fallback).
+        """
         try:
             agent_c, rng_c = copy.deepcopy((self.agent, self.rng), {id(self.game): self.game})
             orphan = False

@@ -108,20 +108,21 @@ def _refusal(headers: Any, settings: ServerSettings, check_origin: bool) -> str 
     return None
 
 
-def create_app(settings: ServerSettings | None = None) -> Starlette:
-    """The ASGI app.
+class _Handlers:
+    """The route handlers of one app and the state they share: the settings and the save
+    folder. Each HTTP handler answers a refused request (:func:`_refusal`) with status 403
+    and ``{"ok": false, "error": why}``."""
 
-    Args:
-        settings: limits and the save folder (default :class:`ServerSettings`).
+    def __init__(self, settings: ServerSettings):
+        self.settings = settings
+        self.saves = SaveFolder(settings.save_dir, settings.max_record_bytes)
 
-    Returns:
-        A Starlette app; ``app.state.settings`` holds the settings and
-        ``app.state.connections`` the number of open WebSocket connections.
-    """
-    settings = settings or ServerSettings()
-    saves = SaveFolder(settings.save_dir, settings.max_record_bytes)
-
-    async def engine_ws(ws: WebSocket) -> None:
+    async def engine_ws(self, ws: WebSocket) -> None:
+        """``/engine``: the engine protocol over one WebSocket connection, one request line per
+        message, one reply per request in order. A refused origin is closed with
+        :data:`CLOSE_POLICY`; past ``max_connections`` the connection gets a
+        ``too_many_connections`` error and is closed with :data:`CLOSE_BUSY`."""
+        settings = self.settings
         why = _refusal(ws.headers, settings, check_origin=True)
         if why is not None:
             await ws.close(code=CLOSE_POLICY, reason=why[:120])
@@ -153,21 +154,26 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
         finally:
             state.connections -= 1
 
-    def _guard(request: Request, check_origin: bool) -> Response | None:
-        why = _refusal(request.headers, settings, check_origin)
+    def _guard(self, request: Request, check_origin: bool) -> Response | None:
+        """The 403 response to a refused ``request``, or ``None`` when it may proceed."""
+        why = _refusal(request.headers, self.settings, check_origin)
         return None if why is None else JSONResponse({"ok": False, "error": why}, status_code=403)
 
-    async def list_games(request: Request) -> Response:
-        refused = _guard(request, check_origin=False)
+    async def list_games(self, request: Request) -> Response:
+        """``GET /api/games``: the saved games, ``{"ok": true, "folder": ..., "games": [...]}``."""
+        refused = self._guard(request, check_origin=False)
         if refused is not None:
             return refused
-        games = await anyio.to_thread.run_sync(saves.list)
-        return JSONResponse({"ok": True, "folder": str(saves.root), "games": games})
+        games = await anyio.to_thread.run_sync(self.saves.list)
+        return JSONResponse({"ok": True, "folder": str(self.saves.root), "games": games})
 
-    async def save_game(request: Request) -> Response:
-        refused = _guard(request, check_origin=True)
+    async def save_game(self, request: Request) -> Response:
+        """``POST /api/games``: save the record in the body; 201 with what was saved, 413 for a
+        record over the size limit (bytes), the :class:`SaveError`'s status for a bad one."""
+        refused = self._guard(request, check_origin=True)
         if refused is not None:
             return refused
+        saves = self.saves
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > saves.max_bytes:
             return JSONResponse({"ok": False, "error": f"the record has more than {saves.max_bytes} bytes"},
@@ -184,34 +190,55 @@ def create_app(settings: ServerSettings | None = None) -> Starlette:
             return JSONResponse({"ok": False, "error": exc.message}, status_code=exc.status)
         return JSONResponse({"ok": True, **saved}, status_code=201)
 
-    async def get_game(request: Request) -> Response:
-        refused = _guard(request, check_origin=False)
+    async def get_game(self, request: Request) -> Response:
+        """``GET /api/games/{name}``: the saved record ``name`` as NDJSON text, or the
+        :class:`SaveError`'s status and message."""
+        refused = self._guard(request, check_origin=False)
         if refused is not None:
             return refused
         try:
-            text = await anyio.to_thread.run_sync(saves.read, request.path_params["name"])
+            text = await anyio.to_thread.run_sync(self.saves.read, request.path_params["name"])
         except SaveError as exc:
             return JSONResponse({"ok": False, "error": exc.message}, status_code=exc.status)
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
-    class GuardedStatic(StaticFiles):
-        """The pages, behind the same Host check as the rest."""
 
-        async def __call__(self, scope, receive, send) -> None:
-            if scope["type"] == "http":
-                headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-                why = _refusal(headers, settings, check_origin=False)
-                if why is not None:
-                    await PlainTextResponse(why, status_code=403)(scope, receive, send)
-                    return
-            await super().__call__(scope, receive, send)
+class _GuardedStatic(StaticFiles):
+    """The pages, behind the same Host check as the rest (a refused request gets 403 and the
+    reason as plain text)."""
 
+    def __init__(self, server_settings: ServerSettings, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.server_settings = server_settings
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+            why = _refusal(headers, self.server_settings, check_origin=False)
+            if why is not None:
+                await PlainTextResponse(why, status_code=403)(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+
+def create_app(settings: ServerSettings | None = None) -> Starlette:
+    """The ASGI app.
+
+    Args:
+        settings: limits and the save folder (default :class:`ServerSettings`).
+
+    Returns:
+        A Starlette app; ``app.state.settings`` holds the settings and
+        ``app.state.connections`` the number of open WebSocket connections.
+    """
+    settings = settings or ServerSettings()
+    handlers = _Handlers(settings)
     routes = [
-        WebSocketRoute("/engine", engine_ws),
-        Route("/api/games", list_games, methods=["GET"]),
-        Route("/api/games", save_game, methods=["POST"]),
-        Route("/api/games/{name}", get_game, methods=["GET"]),
-        Mount("/", app=GuardedStatic(directory=STATIC, html=True), name="static"),
+        WebSocketRoute("/engine", handlers.engine_ws),
+        Route("/api/games", handlers.list_games, methods=["GET"]),
+        Route("/api/games", handlers.save_game, methods=["POST"]),
+        Route("/api/games/{name}", handlers.get_game, methods=["GET"]),
+        Mount("/", app=_GuardedStatic(settings, directory=STATIC, html=True), name="static"),
     ]
     app = Starlette(routes=routes)
     app.state.settings = settings

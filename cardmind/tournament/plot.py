@@ -85,6 +85,92 @@ def elo_marks(summary: dict) -> list[EloMark]:
     return out
 
 
+def _draw_win_rates(ax, ys: list[int], names: list[str], agents: list[dict]) -> None:
+    """The win-rate panel on the axes ``ax``: each agent's win rate (a probability) at height
+    ``ys`` with its Wilson 95% interval, its fair share as a grey tick, and a dashed line at the
+    fair share when every agent has the same one; the agent ``names`` label the rows."""
+    for y, a in zip(ys, agents):
+        if a["win_rate"] is None:
+            ax.text(0.5, y, "no games", ha="center", va="center", color="grey")
+            continue
+        lo, hi = a["win_rate_ci95"]
+        ax.errorbar([a["win_rate"]], [y], xerr=[[a["win_rate"] - lo], [hi - a["win_rate"]]],
+                    fmt="o", color="tab:blue", capsize=4)
+    fair = [a.get("fair_share") for a in agents]
+    for y, f in zip(ys, fair):
+        if f is not None:
+            ax.plot([f, f], [y - 0.3, y + 0.3], color="grey", lw=2)
+    same = {round(f, 6) for f in fair if f is not None}
+    if len(same) == 1:
+        f = same.pop()
+        ax.axvline(f, color="grey", lw=0.8, ls="--")
+        ax.text(f, len(names) - 0.45, f"fair share {f:.0%}" if f * 100 == round(f * 100) else
+                f"fair share {f:.1%}", ha="center", va="bottom", fontsize=8, color="grey")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate (draws = half), 95% Wilson interval; grey: fair share")
+    ax.set_yticks(ys, names)
+
+
+def _draw_elos(ax, ys: list[int], summary: dict) -> None:
+    """The Elo panel on the axes ``ax``: each agent's Elo against the field (:func:`elo_marks`)
+    at height ``ys`` with its 95% interval over deals, infinite values and ends as arrows at the
+    panel's edge and undefined ones as labels (see the module docstring)."""
+    marks = elo_marks(summary)
+    finite = [x for m in marks for x in (m.elo, m.lo, m.hi) if x is not None and math.isfinite(x)]
+    span = max([abs(x) for x in finite] + [50.0]) * 1.25
+    for y, m in zip(ys, marks):
+        if m.elo is None:
+            ax.text(0.0, y, m.note, ha="center", va="center", color="grey")
+            continue
+        if math.isinf(m.elo):
+            edge = span if m.elo > 0 else -span
+            ax.plot([edge], [y], marker=">" if m.elo > 0 else "<", color="tab:red", ms=10, ls="none")
+            ax.text(edge * 0.96, y + 0.22, m.note, ha="right" if m.elo > 0 else "left", va="bottom",
+                    fontsize=8, color="tab:red")
+            continue
+        ax.plot([m.elo], [y], "o", color="tab:red")
+        if m.lo is None:
+            ax.text(m.elo, y + 0.22, m.note, ha="center", va="bottom", fontsize=8, color="grey")
+            continue
+        lo, hi = max(m.lo, -span), min(m.hi, span)
+        ax.plot([lo, hi], [y, y], color="tab:red", lw=1.5)
+        for end, inf, marker in ((lo, math.isinf(m.lo), "<"), (hi, math.isinf(m.hi), ">")):
+            if inf:
+                ax.plot([end], [y], marker=marker, color="tab:red", ms=7, ls="none")
+            else:
+                ax.plot([end, end], [y - 0.12, y + 0.12], color="tab:red", lw=1.5)
+    ax.axvline(0.0, color="grey", lw=0.8, ls="--")
+    ax.set_xlim(-span * 1.04, span * 1.04)
+    ax.set_xlabel("Elo vs the field, 95% interval over deals (arrows: to infinity)")
+
+
+def _draw_points(ax, ys: list[int], agents: list[dict]) -> None:
+    """The points panel on the axes ``ax``: each agent's points per game (the game's score,
+    higher is better) at height ``ys`` as a labelled bar, ``no points`` where it has none."""
+    pts = [a.get("points_per_game") for a in agents]
+    for y, v in zip(ys, pts):
+        if v is None:
+            ax.text(0.0, y, "no points", ha="center", va="center", color="grey")
+            continue
+        ax.barh([y], [v], color="tab:green", height=0.5)
+        ax.text(v, y, f" {v:.1f} ", ha="left" if v >= 0 else "right", va="center", fontsize=8)
+    vals = [v for v in pts if v is not None] + [0.0]
+    lo, hi = min(vals), max(vals)
+    pad = max(hi - lo, 1.0) * 0.25
+    ax.set_xlim(lo - pad if lo < 0 else 0, hi + pad if hi > 0 else 0)
+    ax.axvline(0.0, color="grey", lw=0.8)
+    ax.set_xlabel("points per game (the game's score, higher is better)")
+
+
+def _title(summary: dict) -> str:
+    """The figure's title: the game, the games counted, the seed and the SPRT's verdict."""
+    title = f"{summary.get('game') or ''}: {summary['games']} games, seed {summary.get('seed')}"
+    s = summary.get("sprt")
+    if s and s.get("verdict"):
+        title += f"; SPRT [{s['elo0']:g}, {s['elo1']:g}] accepts {s['verdict']}"
+    return title
+
+
 def plot_summary(summary: dict, path: str | os.PathLike):
     """Draw the win rate (Wilson 95% interval, with the fair share), the Elo (95% interval
     from duplicate deals) and, for a game with points, the points per game of every agent of
@@ -101,77 +187,12 @@ def plot_summary(summary: dict, path: str | os.PathLike):
     has_points = any(a.get("points_per_game") is not None for a in agents)
     axes = fig.subplots(1, 3 if has_points else 2, sharey=True)
     ax1, ax2 = axes[0], axes[1]
-
-    for y, a in zip(ys, agents):
-        if a["win_rate"] is None:
-            ax1.text(0.5, y, "no games", ha="center", va="center", color="grey")
-            continue
-        lo, hi = a["win_rate_ci95"]
-        ax1.errorbar([a["win_rate"]], [y], xerr=[[a["win_rate"] - lo], [hi - a["win_rate"]]],
-                     fmt="o", color="tab:blue", capsize=4)
-    fair = [a.get("fair_share") for a in agents]
-    for y, f in zip(ys, fair):
-        if f is not None:
-            ax1.plot([f, f], [y - 0.3, y + 0.3], color="grey", lw=2)
-    same = {round(f, 6) for f in fair if f is not None}
-    if len(same) == 1:
-        f = same.pop()
-        ax1.axvline(f, color="grey", lw=0.8, ls="--")
-        ax1.text(f, len(names) - 0.45, f"fair share {f:.0%}" if f * 100 == round(f * 100) else
-                 f"fair share {f:.1%}", ha="center", va="bottom", fontsize=8, color="grey")
-    ax1.set_xlim(0, 1)
-    ax1.set_xlabel("win rate (draws = half), 95% Wilson interval; grey: fair share")
-    ax1.set_yticks(ys, names)
-
-    marks = elo_marks(summary)
-    finite = [x for m in marks for x in (m.elo, m.lo, m.hi) if x is not None and math.isfinite(x)]
-    span = max([abs(x) for x in finite] + [50.0]) * 1.25
-    for y, m in zip(ys, marks):
-        if m.elo is None:
-            ax2.text(0.0, y, m.note, ha="center", va="center", color="grey")
-            continue
-        if math.isinf(m.elo):
-            edge = span if m.elo > 0 else -span
-            ax2.plot([edge], [y], marker=">" if m.elo > 0 else "<", color="tab:red", ms=10, ls="none")
-            ax2.text(edge * 0.96, y + 0.22, m.note, ha="right" if m.elo > 0 else "left", va="bottom",
-                     fontsize=8, color="tab:red")
-            continue
-        ax2.plot([m.elo], [y], "o", color="tab:red")
-        if m.lo is None:
-            ax2.text(m.elo, y + 0.22, m.note, ha="center", va="bottom", fontsize=8, color="grey")
-            continue
-        lo, hi = max(m.lo, -span), min(m.hi, span)
-        ax2.plot([lo, hi], [y, y], color="tab:red", lw=1.5)
-        for end, inf, marker in ((lo, math.isinf(m.lo), "<"), (hi, math.isinf(m.hi), ">")):
-            if inf:
-                ax2.plot([end], [y], marker=marker, color="tab:red", ms=7, ls="none")
-            else:
-                ax2.plot([end, end], [y - 0.12, y + 0.12], color="tab:red", lw=1.5)
-    ax2.axvline(0.0, color="grey", lw=0.8, ls="--")
-    ax2.set_xlim(-span * 1.04, span * 1.04)
-    ax2.set_xlabel("Elo vs the field, 95% interval over deals (arrows: to infinity)")
+    _draw_win_rates(ax1, ys, names, agents)
+    _draw_elos(ax2, ys, summary)
     ax1.set_ylim(-0.7, len(names) - 0.3)
     if has_points:
-        ax3 = axes[2]
-        pts = [a.get("points_per_game") for a in agents]
-        for y, v in zip(ys, pts):
-            if v is None:
-                ax3.text(0.0, y, "no points", ha="center", va="center", color="grey")
-                continue
-            ax3.barh([y], [v], color="tab:green", height=0.5)
-            ax3.text(v, y, f" {v:.1f} ", ha="left" if v >= 0 else "right", va="center", fontsize=8)
-        vals = [v for v in pts if v is not None] + [0.0]
-        lo, hi = min(vals), max(vals)
-        pad = max(hi - lo, 1.0) * 0.25
-        ax3.set_xlim(lo - pad if lo < 0 else 0, hi + pad if hi > 0 else 0)
-        ax3.axvline(0.0, color="grey", lw=0.8)
-        ax3.set_xlabel("points per game (the game's score, higher is better)")
-
-    title = f"{summary.get('game') or ''}: {summary['games']} games, seed {summary.get('seed')}"
-    s = summary.get("sprt")
-    if s and s.get("verdict"):
-        title += f"; SPRT [{s['elo0']:g}, {s['elo1']:g}] accepts {s['verdict']}"
-    fig.suptitle(title)
+        _draw_points(axes[2], ys, agents)
+    fig.suptitle(_title(summary))
     fig.tight_layout()
     fig.savefig(os.fspath(path), format="png")
     return fig

@@ -228,31 +228,12 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
         TournamentError, OptionError: a tournament that cannot run as asked.
     """
     t_start = time.perf_counter()
-    if executor not in ("local", "ray"):
-        raise TournamentError(f"unknown executor {executor!r}: 'local' or 'ray'")
-    if address is not None and executor != "ray":
-        raise TournamentError("--address names a Ray cluster: it needs --executor ray")
-    if executor == "ray":
-        from .ray_executor import check_ray  # noqa: PLC0415
-
-        check_ray()
+    _check_executor(executor, address)
     ctx = _prepare(game_name, agent_specs, options, settings, seed)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
-    if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 1:
-        raise TournamentError(f"max_actions must be a positive integer, not {max_actions!r}")
+    jobs = _check_sizes(games, max_actions, jobs)
     ctx["max_actions"] = max_actions
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
-    if jobs < 1:
-        raise TournamentError(f"--jobs must be 1 or more (0 = one per CPU), not {jobs}")
     labels = ctx["labels"]
-    if sprt is not None:
-        sprt = (float(sprt[0]), float(sprt[1]))
-        if len(labels) != 2:
-            raise TournamentError("--sprt needs exactly two agents (it tests the first against the second)")
-        if not sprt[0] < sprt[1]:
-            raise TournamentError(f"--sprt needs ELO0 < ELO1, got {sprt[0]:g},{sprt[1]:g}")
+    sprt = _check_sprt(sprt, labels)
     try:
         schedule = make_schedule(len(labels), ctx["num_seats"], ctx["teams"], games)
     except ValueError as exc:
@@ -262,6 +243,84 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     config = {"format": FORMAT, "game": ctx["game"], "options": ctx["options"], "agents": ctx["specs"],
               "labels": labels, "settings": dict(zip(labels, ctx["settings"])), "seed": seed,
               "games": games, "sprt": list(sprt) if sprt else None, "max_actions": max_actions}
+    _open_out_dir(out, config, resume)
+    ctx["out_dir"] = os.fspath(out)
+
+    done, monitor, todo = _games_so_far(out, schedule, labels, sprt, resume)
+    t_play = time.perf_counter()
+    display = None if quiet else _Display(console, schedule, labels, sprt, len(done), config)
+    played = _play_games(ctx, schedule, todo, done, monitor, display, out, executor, jobs, address)
+    play_seconds = time.perf_counter() - t_play
+
+    summary = summarize(schedule, labels, done, sprt=sprt, specs=ctx["specs"], game=ctx["game"],
+                        options=ctx["options"], seed=seed, games_requested=games, monitor=monitor)
+    summary["timing"] = _timing(schedule, done, labels, sprt, play_seconds, played, jobs, monitor)
+    summary["timing"]["executor"] = executor
+    summary["timing"]["wall_seconds"] = round(time.perf_counter() - t_start, 3)
+    summary["out_dir"] = os.fspath(out)
+    _write_summary(summary, out)
+    return summary
+
+
+def _check_executor(executor: str, address: str | None) -> None:
+    """Check the executor (``"local"`` or ``"ray"``) and the Ray ``address`` (only with Ray).
+
+    Raises:
+        TournamentError: an unknown executor, an address without Ray, or Ray not installed.
+    """
+    if executor not in ("local", "ray"):
+        raise TournamentError(f"unknown executor {executor!r}: 'local' or 'ray'")
+    if address is not None and executor != "ray":
+        raise TournamentError("--address names a Ray cluster: it needs --executor ray")
+    if executor == "ray":
+        from .ray_executor import check_ray  # noqa: PLC0415
+
+        check_ray()
+
+
+def _check_sizes(games: int, max_actions: int, jobs: int) -> int:
+    """Check the number of ``games``, ``max_actions`` (actions per game) and ``jobs`` (worker
+    processes); return the jobs to use (0 becomes the number of CPUs).
+
+    Raises:
+        TournamentError: a number of games or actions that is not a positive integer, or
+            fewer than 0 jobs.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"the number of games must be a positive integer, not {games!r}")
+    if isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 1:
+        raise TournamentError(f"max_actions must be a positive integer, not {max_actions!r}")
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if jobs < 1:
+        raise TournamentError(f"--jobs must be 1 or more (0 = one per CPU), not {jobs}")
+    return jobs
+
+
+def _check_sprt(sprt: tuple[float, float] | None, labels: Sequence[str]) -> tuple[float, float] | None:
+    """The SPRT's ``(elo0, elo1)`` as floats (``None`` without an SPRT).
+
+    Raises:
+        TournamentError: not exactly two agents, or not ``elo0 < elo1``.
+    """
+    if sprt is None:
+        return None
+    sprt = (float(sprt[0]), float(sprt[1]))
+    if len(labels) != 2:
+        raise TournamentError("--sprt needs exactly two agents (it tests the first against the second)")
+    if not sprt[0] < sprt[1]:
+        raise TournamentError(f"--sprt needs ELO0 < ELO1, got {sprt[0]:g},{sprt[1]:g}")
+    return sprt
+
+
+def _open_out_dir(out: Path, config: dict, resume: bool) -> None:
+    """Make the output folder ``out`` and its ``records/`` folder, check that it may be used
+    (:func:`_check_config`) and write ``config.json`` (atomically).
+
+    Raises:
+        TournamentError: ``resume`` without ``results.jsonl``, a folder that cannot be made,
+            or one that holds another tournament.
+    """
     if resume and not (out / RESULTS).exists():
         raise TournamentError(f"cannot resume {out}: it holds no tournament ({RESULTS} is missing)")
     try:
@@ -273,8 +332,18 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     tmp = out / (CONFIG + ".tmp")
     tmp.write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, out / CONFIG)
-    ctx["out_dir"] = os.fspath(out)
 
+
+def _games_so_far(out: Path, schedule: Schedule, labels: Sequence[str], sprt: tuple[float, float] | None,
+                  resume: bool) -> tuple[dict[int, dict], SprtMonitor | None, list[int]]:
+    """Where the tournament in ``out`` stands: ``(done, monitor, todo)``, the scheduled games
+    already in ``results.jsonl`` when resuming (``{id: line}``, the file repaired as
+    :func:`load_results` does; ``{}`` otherwise), the SPRT monitor fed with them (None without
+    an SPRT) and the ids still to play (none once the SPRT has a verdict).
+
+    Raises:
+        TournamentError: an unreadable line in the middle of ``results.jsonl``.
+    """
     done = load_results(out / RESULTS, repair=True) if resume else {}
     done = {i: line for i, line in done.items() if i < schedule.total}
     monitor = SprtMonitor(schedule, labels, sprt) if sprt else None
@@ -283,9 +352,17 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
     todo = [i for i in range(schedule.total) if i not in done]
     if monitor is not None and monitor.verdict is not None:
         todo = []
+    return done, monitor, todo
 
-    t_play = time.perf_counter()
-    display = None if quiet else _Display(console, schedule, labels, sprt, len(done), config)
+
+def _play_games(ctx: dict, schedule: Schedule, todo: Sequence[int], done: dict[int, dict],
+                monitor: SprtMonitor | None, display, out: Path, executor: str, jobs: int,
+                address: str | None) -> int:
+    """Play the games ``todo`` (ids, in order) with ``executor``, appending each results line
+    to ``results.jsonl`` and to ``done`` as it finishes, until all are played or the SPRT
+    ``monitor`` has a verdict; return the number of games played. ``display`` (or None) shows
+    the progress and is stopped however this ends.
+    """
     played = 0
     with _one_interrupt(), _stopping(display), open(out / RESULTS, "a", encoding="utf-8") as results_file:
         def finished(line: dict) -> bool:
@@ -312,21 +389,18 @@ def run_tournament(game_name: str, agent_specs: Sequence[str], games: int = 100,
                 _run_serial(ctx, tasks, finished, display)
             else:
                 _run_parallel(ctx, tasks, finished, jobs, display)
+    return played
 
-    play_seconds = time.perf_counter() - t_play
-    summary = summarize(schedule, labels, done, sprt=sprt, specs=ctx["specs"], game=ctx["game"],
-                        options=ctx["options"], seed=seed, games_requested=games, monitor=monitor)
-    summary["timing"] = _timing(schedule, done, labels, sprt, play_seconds, played, jobs, monitor)
-    summary["timing"]["executor"] = executor
-    summary["timing"]["wall_seconds"] = round(time.perf_counter() - t_start, 3)
-    summary["out_dir"] = os.fspath(out)
+
+def _write_summary(summary: dict, out: Path) -> None:
+    """Write ``summary`` to ``summary.json`` (atomically) and its plot to ``summary.png``
+    in the folder ``out``."""
     tmp = out / (SUMMARY + ".tmp")
     tmp.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, out / SUMMARY)
     from .plot import plot_summary  # noqa: PLC0415 - matplotlib is slow to import
 
     plot_summary(summary, out / PLOT)
-    return summary
 
 
 @contextlib.contextmanager

@@ -213,81 +213,108 @@ def _stats(values: Sequence[float]) -> dict:
             "min": min(values), "max": max(values)}
 
 
-def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapping],
-              sprt: tuple[float, float] | None = None, specs: Sequence[str] | None = None,
-              game: str | None = None, options: Mapping | None = None, seed: int | None = None,
-              games_requested: int | None = None, monitor: SprtMonitor | None = None) -> dict:
-    """The summary dict of the finished games ``done`` (``{id: results line}``).
+class _Tally:
+    """Counts over the counted games, gathered game by game in id order: per agent (by its
+    index in the labels) its wins, draws, losses (outcomes, :func:`_kind`), fair shares
+    (probabilities), points per game and forfeits; per pair of agents ``(a, b)``, ``a < b``,
+    the pairwise W-D-L and the points of both; the forfeits and errors of the tournament and
+    the game lengths (actions, events) of the games with scores."""
 
-    Deterministic: it depends only on the lines of the counted ids, taken in id order, so
-    it is the same for any number of jobs and any completion order. (The runner adds a
-    ``timing`` entry, the only part that varies.) ``monitor``: see :func:`counted_ids`.
-    """
-    index = {lab: i for i, lab in enumerate(labels)}
-    k = len(labels)
-    ids, monitor = counted_ids(schedule, done, sprt, labels, monitor)
-    counted = {i: done[i] for i in ids}
+    def __init__(self, k: int):
+        self.wins = [0] * k
+        self.draws = [0] * k
+        self.losses = [0] * k
+        self.shares: list[list[float]] = [[] for _ in range(k)]
+        self.points: list[list[float]] = [[] for _ in range(k)]
+        self.forfeits = [0] * k
+        self.reasons: list[list[str]] = [[] for _ in range(k)]
+        self.pair_wdl: dict[tuple[int, int], list[int]] = {}
+        self.pair_points: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        self.actions_len: list[int] = []
+        self.events_len: list[int] = []
+        self.n_forfeit = 0
+        self.n_error = 0
+        self.error_reasons: list[str] = []
+        self.forfeited_games: list[dict] = []
 
-    wins = [0] * k
-    shares: list[list[float]] = [[] for _ in range(k)]
-    draws = [0] * k
-    losses = [0] * k
-    decided = [0] * k
-    points: list[list[float]] = [[] for _ in range(k)]
-    forfeits = [0] * k
-    reasons: list[list[str]] = [[] for _ in range(k)]
-    pair_wdl: dict[tuple[int, int], list[int]] = {}
-    pair_points: dict[tuple[int, int], list[tuple[float, float]]] = {}
-    actions_len, events_len = [], []
-    n_forfeit = n_error = 0
-    error_reasons: list[str] = []
-    forfeited_games: list[dict] = []
-    for i in ids:
-        line = counted[i]
+    def add_outcomes(self, line: Mapping, index: Mapping[str, int], teams: Sequence[int] | None) -> None:
+        """Count one game's win, draw or loss and fair share (:func:`fair_share`) for each agent
+        at the table, and the pairwise W-D-L of each pair of them (:func:`agent_places`)."""
         o = agent_outcomes(line, index)
         for a in o:
-            shares[a].append(fair_share(line, index, a, schedule.teams))
+            self.shares[a].append(fair_share(line, index, a, teams))
         for a, x in o.items():
             kind = _kind(x)
             if kind > 0:
-                wins[a] += 1
+                self.wins[a] += 1
             elif kind < 0:
-                losses[a] += 1
+                self.losses[a] += 1
             else:
-                draws[a] += 1
+                self.draws[a] += 1
         places = agent_places(line, index)
         for ai, a in enumerate(places):
             for b in list(places)[ai + 1:]:
-                w = pair_wdl.setdefault((a, b), [0, 0, 0])
+                w = self.pair_wdl.setdefault((a, b), [0, 0, 0])
                 w[1 - _kind(pair_score(places[a], places[b]))] += 1
-        if line.get("forfeit_agent") is not None:
-            n_forfeit += 1
-            f = index[line["forfeit_agent"]]
-            forfeits[f] += 1
-            if len(reasons[f]) < 3 and line.get("reason") not in reasons[f]:
-                reasons[f].append(line.get("reason", ""))
-            if len(forfeited_games) < MAX_FORFEITS_LISTED:
-                forfeited_games.append({"id": i, "agent": line["forfeit_agent"], "seat": line.get("forfeit"),
-                                        "reason": line.get("reason", ""), "traceback": line.get("traceback")})
-        elif line.get("error"):
-            n_error += 1
-            if len(error_reasons) < 3 and line["error"] not in error_reasons:
-                error_reasons.append(line["error"])
-        if line.get("scores") is not None:
-            by_agent: dict[int, list[float]] = {}
-            for name, sc in zip(line["seats"], line["scores"]):
-                by_agent.setdefault(index[name], []).append(sc)
-            for a, scs in by_agent.items():
-                points[a].append(math.fsum(scs) / len(scs))
-            met = sorted(by_agent)
-            for ai, a in enumerate(met):
-                for b in met[ai + 1:]:
-                    pair_points.setdefault((a, b), []).append(
-                        (math.fsum(by_agent[a]) / len(by_agent[a]), math.fsum(by_agent[b]) / len(by_agent[b])))
-            actions_len.append(sum(line["actions"]))
-            events_len.append(line["events"])
 
-    # units: one per deal whose relevant games are all counted
+    def add_forfeit_or_error(self, game_id: int, line: Mapping, index: Mapping[str, int]) -> None:
+        """Count game ``game_id``'s forfeit (keeping the first three distinct reasons per agent
+        and the first :data:`MAX_FORFEITS_LISTED` forfeited games) or its error (a stopped
+        game: the first three distinct reasons); nothing for a game played to its end."""
+        if line.get("forfeit_agent") is not None:
+            self.n_forfeit += 1
+            f = index[line["forfeit_agent"]]
+            self.forfeits[f] += 1
+            if len(self.reasons[f]) < 3 and line.get("reason") not in self.reasons[f]:
+                self.reasons[f].append(line.get("reason", ""))
+            if len(self.forfeited_games) < MAX_FORFEITS_LISTED:
+                self.forfeited_games.append({"id": game_id, "agent": line["forfeit_agent"],
+                                             "seat": line.get("forfeit"), "reason": line.get("reason", ""),
+                                             "traceback": line.get("traceback")})
+        elif line.get("error"):
+            self.n_error += 1
+            if len(self.error_reasons) < 3 and line["error"] not in self.error_reasons:
+                self.error_reasons.append(line["error"])
+
+    def add_points(self, line: Mapping, index: Mapping[str, int]) -> None:
+        """For a game with scores: each agent's points (the mean over its seats), the points of
+        each pair of agents at the table, and the game's length in actions and events. A game
+        without scores (a forfeit, a stopped game) adds nothing."""
+        if line.get("scores") is None:
+            return
+        by_agent: dict[int, list[float]] = {}
+        for name, sc in zip(line["seats"], line["scores"]):
+            by_agent.setdefault(index[name], []).append(sc)
+        for a, scs in by_agent.items():
+            self.points[a].append(math.fsum(scs) / len(scs))
+        met = sorted(by_agent)
+        for ai, a in enumerate(met):
+            for b in met[ai + 1:]:
+                self.pair_points.setdefault((a, b), []).append(
+                    (math.fsum(by_agent[a]) / len(by_agent[a]), math.fsum(by_agent[b]) / len(by_agent[b])))
+        self.actions_len.append(sum(line["actions"]))
+        self.events_len.append(line["events"])
+
+
+def _tally_games(ids: Sequence[int], counted: Mapping[int, Mapping], index: Mapping[str, int],
+                 teams: Sequence[int] | None, k: int) -> _Tally:
+    """The :class:`_Tally` of the games ``ids`` (in that order) of ``counted``
+    (``{id: results line}``) for ``k`` agents."""
+    tally = _Tally(k)
+    for i in ids:
+        line = counted[i]
+        tally.add_outcomes(line, index, teams)
+        tally.add_forfeit_or_error(i, line, index)
+        tally.add_points(line, index)
+    return tally
+
+
+def _deal_units(schedule: Schedule, ids: Sequence[int], counted: Mapping[int, Mapping],
+                index: Mapping[str, int], k: int) -> tuple[list[list[float]], dict[tuple[int, int], list[float]]]:
+    """The unit scores (one per deal whose relevant games are all counted; see the module
+    docstring), deal by deal up to the last counted id: ``(agent_units, pair_units)``, the
+    unit scores of each agent (a list per agent index) and of each pair of agents ``(a, b)``
+    that meet in the schedule (A's score against B); each a number in [0, 1]."""
     deals = _DealIndex(schedule)
     n_deals = (ids[-1] // schedule.games_per_deal + 1) if ids else 0
     agent_units: list[list[float]] = [[] for _ in range(k)]
@@ -306,48 +333,78 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
             gids = deals.ids(d, offs)
             if all(g in counted for g in gids):
                 pair_units[(a, b)].append(_pair_unit([counted[g] for g in gids], a, b, index))
+    return agent_units, pair_units
 
-    agents = {}
-    for a, lab in enumerate(labels):
-        n = wins[a] + draws[a] + losses[a]
-        score = wins[a] + 0.5 * draws[a]
-        dec = wins[a] + losses[a]
-        decided[a] = dec
-        elo, (lo, hi), mean_u, se_u = elo_interval(agent_units[a])
-        agents[lab] = {
-            "spec": specs[a] if specs else lab,
-            "games": n, "wins": wins[a], "draws": draws[a], "losses": losses[a],
-            "score": score,
-            "win_rate": _num(score / n) if n else None,
-            "fair_share": _num(statistics.fmean(shares[a])) if shares[a] else None,
-            "win_rate_ci95": [_num(x) for x in wilson_interval(score, n)] if n else [None, None],
-            "decided_games": dec,
-            "decided_win_rate": _num(wins[a] / dec) if dec else None,
-            "decided_win_rate_ci95": [_num(x) for x in wilson_interval(wins[a], dec)] if dec else [None, None],
-            "points_per_game": _num(statistics.fmean(points[a]), 4) if points[a] else None,
-            "points_games": len(points[a]),
-            "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
-            "units": len(agent_units[a]), "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
-            "forfeits": forfeits[a], "forfeit_reasons": reasons[a],
-        }
 
-    pairs = []
-    for (a, b), units in sorted(pair_units.items()):
-        w = pair_wdl.get((a, b), [0, 0, 0])
-        elo, (lo, hi), mean_u, se_u = elo_interval(units)
-        dist: dict[float, int] = {}
-        for u in units:
-            key = round(u, 6)
-            dist[key] = dist.get(key, 0) + 1
-        pairs.append({
-            "agents": [labels[a], labels[b]], "games": sum(w), "wins": w[0], "draws": w[1], "losses": w[2],
-            "points_per_game": ([_num(statistics.fmean(p[0] for p in pair_points[(a, b)]), 4),
-                                 _num(statistics.fmean(p[1] for p in pair_points[(a, b)]), 4)]
-                                if pair_points.get((a, b)) else None),
-            "units": len(units), "unit_scores": {f"{v:g}": c for v, c in sorted(dist.items())},
-            "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
-            "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
-        })
+def _agent_entry(a: int, spec: str, tally: _Tally, units: Sequence[float]) -> dict:
+    """The summary's entry of agent ``a`` (``summary["agents"][label]``, ``docs/tournament.md``):
+    its W-D-L, win rates (probabilities, Wilson 95% intervals), points per game, Elo from its
+    deal ``units`` and forfeits; ``None`` where there are no games to compute it from."""
+    wins, draws, losses = tally.wins[a], tally.draws[a], tally.losses[a]
+    shares, points = tally.shares[a], tally.points[a]
+    n = wins + draws + losses
+    score = wins + 0.5 * draws
+    dec = wins + losses
+    elo, (lo, hi), mean_u, se_u = elo_interval(units)
+    return {
+        "spec": spec,
+        "games": n, "wins": wins, "draws": draws, "losses": losses,
+        "score": score,
+        "win_rate": _num(score / n) if n else None,
+        "fair_share": _num(statistics.fmean(shares)) if shares else None,
+        "win_rate_ci95": [_num(x) for x in wilson_interval(score, n)] if n else [None, None],
+        "decided_games": dec,
+        "decided_win_rate": _num(wins / dec) if dec else None,
+        "decided_win_rate_ci95": [_num(x) for x in wilson_interval(wins, dec)] if dec else [None, None],
+        "points_per_game": _num(statistics.fmean(points), 4) if points else None,
+        "points_games": len(points),
+        "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
+        "units": len(units), "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
+        "forfeits": tally.forfeits[a], "forfeit_reasons": tally.reasons[a],
+    }
+
+
+def _pair_entry(labels: Sequence[str], a: int, b: int, tally: _Tally, units: Sequence[float]) -> dict:
+    """The summary's entry of the pair of agents ``a`` and ``b`` (one of ``summary["pairs"]``,
+    ``docs/tournament.md``): A's pairwise W-D-L against B, the points per game of both, the
+    distribution of A's deal ``units`` and the Elo from them."""
+    w = tally.pair_wdl.get((a, b), [0, 0, 0])
+    elo, (lo, hi), mean_u, se_u = elo_interval(units)
+    dist: dict[float, int] = {}
+    for u in units:
+        key = round(u, 6)
+        dist[key] = dist.get(key, 0) + 1
+    pts = tally.pair_points.get((a, b))
+    return {
+        "agents": [labels[a], labels[b]], "games": sum(w), "wins": w[0], "draws": w[1], "losses": w[2],
+        "points_per_game": ([_num(statistics.fmean(p[0] for p in pts), 4),
+                             _num(statistics.fmean(p[1] for p in pts), 4)]
+                            if pts else None),
+        "units": len(units), "unit_scores": {f"{v:g}": c for v, c in sorted(dist.items())},
+        "mean_unit_score": _num(mean_u), "unit_score_se": _num(se_u),
+        "elo": _num(elo, 2), "elo_ci95": [_num(lo, 2), _num(hi, 2)],
+    }
+
+
+def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapping],
+              sprt: tuple[float, float] | None = None, specs: Sequence[str] | None = None,
+              game: str | None = None, options: Mapping | None = None, seed: int | None = None,
+              games_requested: int | None = None, monitor: SprtMonitor | None = None) -> dict:
+    """The summary dict of the finished games ``done`` (``{id: results line}``).
+
+    Deterministic: it depends only on the lines of the counted ids, taken in id order, so
+    it is the same for any number of jobs and any completion order. (The runner adds a
+    ``timing`` entry, the only part that varies.) ``monitor``: see :func:`counted_ids`.
+    """
+    index = {lab: i for i, lab in enumerate(labels)}
+    k = len(labels)
+    ids, monitor = counted_ids(schedule, done, sprt, labels, monitor)
+    counted = {i: done[i] for i in ids}
+    tally = _tally_games(ids, counted, index, schedule.teams, k)
+    agent_units, pair_units = _deal_units(schedule, ids, counted, index, k)
+    agents = {lab: _agent_entry(a, specs[a] if specs else lab, tally, agent_units[a])
+              for a, lab in enumerate(labels)}
+    pairs = [_pair_entry(labels, a, b, tally, units) for (a, b), units in sorted(pair_units.items())]
 
     sprt_json = monitor.to_json() if monitor is not None else None
     complete = len(ids) == schedule.total or (monitor is not None and monitor.verdict is not None)
@@ -367,8 +424,9 @@ def summarize(schedule: Schedule, labels: Sequence[str], done: Mapping[int, Mapp
         "confidence": 0.95, "z": Z95,
         "agents": agents,
         "pairs": pairs,
-        "forfeits": n_forfeit, "forfeited_games": forfeited_games,
-        "errors": n_error, "error_reasons": error_reasons,
-        "game_length": {"games": len(actions_len), "actions": _stats(actions_len), "events": _stats(events_len)},
+        "forfeits": tally.n_forfeit, "forfeited_games": tally.forfeited_games,
+        "errors": tally.n_error, "error_reasons": tally.error_reasons,
+        "game_length": {"games": len(tally.actions_len), "actions": _stats(tally.actions_len),
+                        "events": _stats(tally.events_len)},
         "sprt": sprt_json,
     }

@@ -249,6 +249,37 @@ class HandFootEvents:
         self.permission = None
 
     def _ev_hand_end(self, ev: Event) -> None:
+        """The ``hand_end`` event: check how the hand ended, the cards each seat still held
+        and the teams' scores of the hand (in points, the team of seat 0 first) and totals;
+        record the scores and go on to the next deal (or end the game after the last hand).
+
+        Raises:
+            IllegalAction: (rule ``hand-end``) the event contradicts the state.
+        """
+        self._check_hand_end_reason(ev)
+        held = self._hand_end_held(ev)
+        scores = self._hand_end_scores(ev, held)
+        totals = [t + sc for t, sc in zip(self.totals, scores)]
+        if ev.get("totals") is not None and list(ev["totals"]) != totals:
+            raise IllegalAction("hand-end", f"the totals after hand {self.hand_no} are {_nums(totals)}, not "
+                                            f"{_nums(ev['totals'])} (the team of seat 0 first)")
+        self.forced.pop(0)
+        self.scores.append(scores)
+        self.totals = totals
+        self.last_held = held
+        if self.hand_no >= self.num_hands:
+            self.phase = "over"
+        else:
+            self.forced.append({"type": "deal"})
+            self.phase = "between"
+
+    def _check_hand_end_reason(self, ev: Event) -> None:
+        """Check that the hand is over and that ``ev`` names this hand and how it ended (``out``
+        with the seat that went out, or ``stock`` with player ``None``).
+
+        Raises:
+            IllegalAction: (rule ``hand-end``) otherwise.
+        """
         if not self.hand_over:
             raise IllegalAction("hand-end", "the hand is not over")
         if ev["hand"] != self.hand_no:
@@ -258,6 +289,18 @@ class HandFootEvents:
             raise IllegalAction("hand-end", f"hand {self.hand_no} ended with "
                                             + (f"seat {self.went_out} going out" if reason == "out" else "the stock used up")
                                             + f" (reason {reason!r}, player {self.went_out})")
+
+    def _hand_end_held(self, ev: Event) -> list[list[str] | None]:
+        """The cards each seat still held in hand and foot at the end of the hand (``None`` for a
+        seat whose cards an observer's record does not give), from ``ev["held"]``, checked
+        against what the state knows of each seat and, in an observer's record, against the
+        cards seen elsewhere.
+
+        Raises:
+            IllegalAction: (rule ``hand-end``) missing in a complete record, the wrong number
+                of seats or cards, cards a seat cannot hold, or more copies of a card than the
+                deck has.
+        """
         complete = self.observer is None
         raw = ev.get("held")
         if raw is None:
@@ -272,36 +315,66 @@ class HandFootEvents:
                 if complete:
                     raise IllegalAction("hand-end", f"a complete record shows seat {s}'s 'held' cards")
                 continue
-            for c in held[s]:
-                self._card(c)
-            want = self.sizes[s] + self.foot_sizes[s]
-            if len(held[s]) != want:
-                raise IllegalAction("hand-end", f"seat {s} holds {want} cards in hand and foot, not {len(held[s])}")
-            hs = Counter(held[s])
-            if self.zone[s] is not None:
-                own = Counter(self.zone[s])
-                exact = self.foot_sizes[s] == 0 or self.feet[s] is not None
-                if self.feet[s] is not None and self.foot_sizes[s]:
-                    own.update(self.feet[s])
-                if (exact and hs != own) or (not exact and own - hs):
-                    raise IllegalAction("hand-end", f"seat {s} holds {_plain(expand(own))}"
-                                                    + ("" if exact else " and its foot")
-                                                    + f", not {_plain(sort_cards(held[s]))}")
-            elif self.known[s] - hs:
-                raise IllegalAction("hand-end", f"seat {s} is known to hold {_plain(expand(self.known[s] - hs))}, "
-                                                f"which 'held' leaves out")
+            self._check_seat_held(s, held[s])
         if not complete:
-            vis = self.visible()
-            for s in range(self.players):
-                if held[s] is None:
-                    continue
-                if self.zone[s] is None:
-                    vis.update(Counter(held[s]) - self.known[s])
-                elif self.foot_sizes[s] and self.feet[s] is None:
-                    vis.update(Counter(held[s]) - self.zone[s])
-            over = [c for c in vis if vis[c] > self.deck[c]]
-            if over:
-                raise IllegalAction("hand-end", f"'held' shows {over[0]}, but every copy of it is elsewhere")
+            self._check_held_unseen(held)
+        return held
+
+    def _check_seat_held(self, s: int, cards: list[str]) -> None:
+        """Check the cards seat ``s`` says it still held: as many as its hand and foot hold, and
+        the cards it is known to hold (all of them when its hand, and its foot if any, are known).
+
+        Raises:
+            IllegalAction: (rule ``hand-end``, or the card check's) otherwise.
+        """
+        for c in cards:
+            self._card(c)
+        want = self.sizes[s] + self.foot_sizes[s]
+        if len(cards) != want:
+            raise IllegalAction("hand-end", f"seat {s} holds {want} cards in hand and foot, not {len(cards)}")
+        hs = Counter(cards)
+        if self.zone[s] is not None:
+            own = Counter(self.zone[s])
+            exact = self.foot_sizes[s] == 0 or self.feet[s] is not None
+            if self.feet[s] is not None and self.foot_sizes[s]:
+                own.update(self.feet[s])
+            if (exact and hs != own) or (not exact and own - hs):
+                raise IllegalAction("hand-end", f"seat {s} holds {_plain(expand(own))}"
+                                                + ("" if exact else " and its foot")
+                                                + f", not {_plain(sort_cards(cards))}")
+        elif self.known[s] - hs:
+            raise IllegalAction("hand-end", f"seat {s} is known to hold {_plain(expand(self.known[s] - hs))}, "
+                                            f"which 'held' leaves out")
+
+    def _check_held_unseen(self, held: list[list[str] | None]) -> None:
+        """In an observer's record: check that the cards ``held`` shows that were unseen so far,
+        with the cards visible elsewhere, need no more copies of a card than the deck has.
+
+        Raises:
+            IllegalAction: (rule ``hand-end``) otherwise.
+        """
+        vis = self.visible()
+        for s in range(self.players):
+            if held[s] is None:
+                continue
+            if self.zone[s] is None:
+                vis.update(Counter(held[s]) - self.known[s])
+            elif self.foot_sizes[s] and self.feet[s] is None:
+                vis.update(Counter(held[s]) - self.zone[s])
+        over = [c for c in vis if vis[c] > self.deck[c]]
+        if over:
+            raise IllegalAction("hand-end", f"'held' shows {over[0]}, but every copy of it is elsewhere")
+
+    def _hand_end_scores(self, ev: Event, held: list[list[str] | None]) -> list[int]:
+        """The teams' scores of the hand (points, the team of seat 0 first): ``ev["scores"]``
+        checked against those computed from the melds and the ``held`` cards (a team whose
+        held cards are not all given: against its melds, :meth:`_check_typed_score`), or the
+        computed ones when the event gives none.
+
+        Raises:
+            IllegalAction: (rule ``hand-end``) no scores when some held cards are not given,
+                the wrong number of teams, or a score that is not the computed one.
+        """
         computed = self._hand_scores(held)
         given = ev.get("scores")
         if given is None:
@@ -310,35 +383,21 @@ class HandFootEvents:
                 raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are needed: the cards seat"
                                                 + ("s " if len(unknown) > 1 else " ")
                                                 + ", ".join(map(str, unknown)) + " still held are not given")
-            scores = computed
-        else:
-            given = list(given)
-            if len(given) != self.num_teams:
-                raise IllegalAction("hand-end", f"'scores' lists {len(given)} teams, not {self.num_teams}")
-            if None not in computed and given != computed:
-                raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are {_nums(computed)}, not {_nums(given)} "
-                                                f"(the team of seat 0 first)")
-            for t in range(self.num_teams):
-                if computed[t] is not None:
-                    if given[t] != computed[t]:
-                        raise IllegalAction("hand-end", f"team {t}'s score of hand {self.hand_no} is {computed[t]} "
-                                                        f"(from its melds and the cards given), not {given[t]}")
-                else:
-                    self._check_typed_score(t, given[t], held)
-            scores = given
-        totals = [t + sc for t, sc in zip(self.totals, scores)]
-        if ev.get("totals") is not None and list(ev["totals"]) != totals:
-            raise IllegalAction("hand-end", f"the totals after hand {self.hand_no} are {_nums(totals)}, not "
-                                            f"{_nums(ev['totals'])} (the team of seat 0 first)")
-        self.forced.pop(0)
-        self.scores.append(scores)
-        self.totals = totals
-        self.last_held = held
-        if self.hand_no >= self.num_hands:
-            self.phase = "over"
-        else:
-            self.forced.append({"type": "deal"})
-            self.phase = "between"
+            return computed
+        given = list(given)
+        if len(given) != self.num_teams:
+            raise IllegalAction("hand-end", f"'scores' lists {len(given)} teams, not {self.num_teams}")
+        if None not in computed and given != computed:
+            raise IllegalAction("hand-end", f"the scores of hand {self.hand_no} are {_nums(computed)}, not {_nums(given)} "
+                                            f"(the team of seat 0 first)")
+        for t in range(self.num_teams):
+            if computed[t] is not None:
+                if given[t] != computed[t]:
+                    raise IllegalAction("hand-end", f"team {t}'s score of hand {self.hand_no} is {computed[t]} "
+                                                    f"(from its melds and the cards given), not {given[t]}")
+            else:
+                self._check_typed_score(t, given[t], held)
+        return given
 
     def _ev_deal(self, ev: Event) -> None:
         k = ev["hand"]
