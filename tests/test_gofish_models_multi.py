@@ -248,3 +248,35 @@ def test_auto_reads_who_is_playing_with_four_players():
         assert "Player model auto: seat 1" in text and "seat 3's" in text, text
         assert "(sampled)" in text or t.stderr < 1e-9
         assert advice.to_json()["model_fit"]["seats"][0]["seat"] == 1
+
+
+def test_control_variate_never_makes_a_possible_count_impossible():
+    """The reweighted holdings: the exact chances plus the weights' change on the sampled
+    deals; where noise would take an allowed count to zero it keeps its ratio estimate."""
+    from cardmind.games.gofish.weighing import possible_counts
+
+    base = np.array([0.5, 0.45, 0.05])
+    unweighted = np.array([0.5, 0.4, 0.1])
+    # no count pushed below zero: the plain control variate
+    weighted = np.array([0.55, 0.37, 0.08])
+    assert possible_counts(base, weighted, unweighted) == pytest.approx(base + weighted - unweighted)
+    # count 2 would go to 0.05 + 0.02 - 0.1 < 0: it keeps 0.05 * 0.02 / 0.1 = 0.01
+    weighted = np.array([0.7, 0.28, 0.02])
+    got = possible_counts(base, weighted, unweighted)
+    assert got == pytest.approx(np.array([0.7, 0.33, 0.01]) / 1.04)
+    assert got[2] > 0
+    # a count the constraints rule out stays out
+    assert possible_counts(np.array([0.6, 0.4, 0.0]), np.array([0.5, 0.5, 0.0]), np.array([0.6, 0.4, 0.0]))[2] == 0
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        b = rng.dirichlet(np.ones(4)) * (rng.random(4) > 0.3)
+        if b.sum() == 0:
+            continue
+        b /= b.sum()
+        hu = rng.dirichlet(np.ones(4)) * (b > 0)
+        hu /= hu.sum()
+        hw = rng.dirichlet(np.ones(4)) * (hu > 0)
+        hw /= hw.sum()
+        est = possible_counts(b, hw, hu)
+        assert est.sum() == pytest.approx(1.0)
+        assert ((est > 0) == (b > 0)).all()

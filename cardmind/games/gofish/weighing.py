@@ -197,7 +197,8 @@ class ModelWeighing:
         R)`` (weighted less unweighted share): where the weights are even the answer is the
         base one, and the sampling noise is that of the change. Returns ``(holdings,
         stderrs, worst)``: per ``(seat or "stock", rank)`` the probability of each count, its
-        standard error, and the largest standard error."""
+        standard error, and the largest standard error. A count the constraints allow is never
+        made impossible by the change (:func:`possible_counts`)."""
         N = len(w)
         acc, ses, worst = {}, {}, 0.0
         u0 = 1.0 / N
@@ -209,8 +210,7 @@ class ModelWeighing:
             row = float(sum(float(v) for v in d.values()))
             for c, v in d.items():
                 b[c] = float(v) / row
-            est = np.clip(b + hw - hu, 0.0, None)
-            est = est / est.sum() if est.sum() > 0 else b
+            est = possible_counts(b, hw, hu)
             acc[(s, r)] = {c: float(est[c]) for c in range(len(est)) if est[c] > 0}
             se = {}
             for c in range(len(est)):
@@ -300,3 +300,24 @@ class ModelWeighing:
                                                 self._shown.shown[a]), self.rank_index[ev["rank"]])
         self._mem.observe(ev)
         self._shown.observe(ev)
+
+
+def possible_counts(base: np.ndarray, weighted: np.ndarray, unweighted: np.ndarray) -> np.ndarray:
+    """The control variate of :meth:`_weighted_holdings` for one ``(seat, rank)``: the
+    probability of each count ``(S + 1,)``, the exact constraint-only chances ``base`` plus
+    the change the weights make on the sampled deals (``weighted`` less ``unweighted`` share
+    of each count, both ``(S + 1,)``), normalised to sum to 1.
+
+    Where that change would take a count the constraints allow (``base > 0``) to zero or
+    below, which sampling noise does on a few small counts, the count keeps instead its
+    importance-ratio estimate ``base * weighted / unweighted`` (``base`` itself where no
+    sampled deal has that count): smaller, but above zero wherever a deal with that count
+    has weight, so a possible card is never called impossible. Where nothing is left the
+    answer is ``base``."""
+    est = base + weighted - unweighted
+    low = (base > 0) & (est <= 0)
+    if low.any():
+        ratio = np.divide(weighted, unweighted, out=np.ones_like(base), where=unweighted > 0)
+        est = np.where(low, base * ratio, est)
+    est = np.clip(est, 0.0, None)
+    return est / est.sum() if est.sum() > 0 else base
