@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...hints import asks_only
-from ...hints.words import Advice, article, big_number, chance
+from ...hints.words import Advice, article, big_number, chance, points
 from .belief import target_met
 
 #: the tracker's modes whose chances are sampled (``GoFishBelief.mode``)
@@ -320,11 +320,11 @@ class GoFishHint(Advice):
             self._render_count(console)
             self._render_method(console)
         elif self.mode == "weighted":
-            se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
+            se = "" if self.stderr is None else f" (each could be off by {_off_by(self.stderr)})"
             console.print(Text(f"Note: the chances below are estimates: deals that fit were sampled and weighed by "
                                f"the player model below{se}; --verbose says more", style="yellow"))
         elif self.mode == "mcmc":
-            se = "" if self.stderr is None else f" (each could be off by about {100 * self.stderr:.0f} points)"
+            se = "" if self.stderr is None else f" (each could be off by {_off_by(self.stderr)})"
             console.print(Text(f"Note: the chances below are estimates from sampling{se}; --precision SE "
                                f"samples longer, --verbose says more", style="yellow"))
         elif self.model_fit and any(self.model_fit.get("weights", {}).values()) and not self.exact:
@@ -716,3 +716,9 @@ def _final_text(final: dict[str, Any], me: int) -> str:
         head = f"{names(winners)} shared first place, {many} each"
     per = ", ".join(f"{'you' if s == me else f'seat {s}'}: {b}" for s, b in enumerate(books))
     return f"Game over: {head} ({per})."
+
+
+def _off_by(stderr: float) -> str:
+    """One standard error of a sampled chance (a probability) in the words of the note above
+    the tables: ``"about 2 points"``, ``"about 1 point"``, ``"less than 1 point"``."""
+    return "less than 1 point" if 100 * stderr < 0.5 else f"about {points(100 * stderr)}"
