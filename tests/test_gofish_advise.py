@@ -391,7 +391,7 @@ def test_a_sampled_chance_says_so_and_verbose_gives_its_error():
     hint = GoFishHint(observer=0, events=50, to_move=0, phase=1, players=4, ranks="23456789TJQKA",
                       consistent_deals=10 ** 18, exact=False, asks=[ask], holdings={}, books=[], sizes=[5, 5, 5, 5],
                       stock=10, mode="mcmc", stderr=0.031, hand=["7C", "2D"])
-    assert hint.headline() == "Ask seat 2 for 7s: 43% (sampled) chance it holds one."
+    assert hint.headline() == "Ask seat 2 for 7s: an estimated 43% chance it holds one."
     assert "│ 1 │ seat 2 for 7s │ 43% (sampled) │" in _text(lambda c: hint.render(c, None))
     assert "43% ± 3 (sampled)" in _text(lambda c: hint.render(c, None, verbose=True))
     assert "could be off by about 3.1 points (one standard error)" in " ".join(_text(hint.render_why).split())
@@ -415,7 +415,7 @@ def test_an_impossible_ask_is_left_out_and_no_possible_ask_is_said(tmp_path):
     kings = [ev for ev in live.events if ev["type"] == "ask" and ev["asker"] == 1 and ev["rank"] == "K"]
     assert [ev["given"] for ev in kings] == [["KS"], ["KH"]]
     auto = live.advice()
-    assert auto.headline().startswith("Ask seat 0 for 6s: ") and "(sampled)" in auto.headline()
+    assert auto.headline().startswith("Ask seat 0 for 6s: ") and "an estimated " in auto.headline()
     live.tracker.model = "uniform"    # the exact constraint-only numbers below
     advice = hint_for(live.tracker)
     hold = live.tracker.holdings()

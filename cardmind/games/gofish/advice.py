@@ -198,6 +198,14 @@ class GoFishHint(Advice):
             return chance(p)
         return chance(p, (self.stderr if se is None else se) if verbose else None) + " (sampled)"
 
+    def _chance_of(self, p: float) -> str:
+        """``p`` as the start of a phrase inside a sentence: ``"59% chance"``, or ``"an
+        estimated 59% chance"`` where it is sampled (no brackets inside the sentence's
+        brackets)."""
+        if self.mode not in SAMPLED or p in (0.0, 1.0):
+            return f"{chance(p)} chance"
+        return f"an estimated {chance(p)} chance"
+
     def _seat(self, s: int) -> str:
         return "you" if s == self.observer else f"seat {s}"
 
@@ -214,12 +222,12 @@ class GoFishHint(Advice):
             text = f"{a.why} (certain)" if a.why else "certain"
         else:
             what = "one" if self.phase == 1 else "it"
-            text = f"{self._chance(a.probability)} chance it holds {what}"
+            text = f"{self._chance_of(a.probability)} it holds {what}"
         if self.phase == 1 and a.p_book > 0:
             if self.give == "one":
                 text += "; a hit completes your book"
             elif a.p_book >= 0.05:
-                text += f"; {self._chance(a.p_book)} chance it completes your book"
+                text += f"; {self._chance_of(a.p_book)} it completes your book"
         return text
 
     def headline(self) -> str:
