@@ -280,3 +280,25 @@ def test_control_variate_never_makes_a_possible_count_impossible():
         est = possible_counts(b, hw, hu)
         assert est.sum() == pytest.approx(1.0)
         assert ((est > 0) == (b > 0)).all()
+
+
+def test_the_count_of_deals_keeps_its_own_precision_under_the_models():
+    """The reweighting samples the chances, not the count: `--verbose` gives the count of
+    consistent deals as the constraint-only answer gives it (not "roughly", 2 digits)."""
+    from pathlib import Path
+
+    from cardmind.cli import main
+
+    path = str(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p.jsonl")
+
+    def count_line(*extra):
+        buf = io.StringIO()
+        import contextlib
+        with contextlib.redirect_stdout(buf):
+            main(["hint", path, "--verbose", *extra])
+        line = next(x for x in buf.getvalue().splitlines() if x.startswith("Consistent deals:"))
+        return line.split(" (")[0]
+
+    weighted, uniform = count_line(), count_line("--model", "uniform")
+    assert "roughly" not in weighted
+    assert weighted == uniform

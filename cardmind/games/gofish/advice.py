@@ -146,6 +146,11 @@ class GoFishHint(Advice):
     holdings_stderr: dict | None = None
     #: sampled answers: per face-down book, the standard errors ``{"ranks", "owner"}``
     books_stderr: list | None = None
+    #: how the count of consistent deals was made and whether it is exact
+    #: (``GoFishBelief.count_mode``, ``count_exact``): ``None``, the same as :attr:`mode` and
+    #: :attr:`exact` (the player models' reweighting samples the chances, not the count)
+    count_mode: str | None = None
+    count_exact: bool | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -367,9 +372,11 @@ class GoFishHint(Advice):
                        "by orders of magnitude; see docs/gofish-belief.md)")
         # a sampled count is rough (2 digits); a floating-point sum is good to about 15 digits
         # (4 shown): whole numbers with separators, never e-notation
-        count = f"roughly {_rounded(self.consistent_deals, 2)}" if self.mode in SAMPLED else \
+        cm = self.mode if self.count_mode is None else self.count_mode
+        exact = self.exact if self.count_exact is None else self.count_exact
+        count = f"roughly {_rounded(self.consistent_deals, 2)}" if cm in SAMPLED else \
             f"about {_rounded(self.consistent_deals, 4)}" \
-            if not self.exact and self.mode in ("enumerated", "compact") else f"{self.consistent_deals:,}"
+            if not exact and cm in ("enumerated", "compact") else f"{self.consistent_deals:,}"
         console.print(f"Consistent deals: {count}{how}")
 
     def _render_method(self, console: Console) -> None:

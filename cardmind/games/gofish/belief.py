@@ -489,6 +489,26 @@ class GoFishBelief(ModelWeighing, ConsistencyChecks, Tracker):
             return "weighted"
         return self._draws.last_mode if self._use_draws else "filter"
 
+    @property
+    def count_mode(self) -> str:
+        """How :attr:`consistent_deals` was counted, one of :attr:`mode`'s values: the same as
+        :attr:`mode`, except where the player models reweigh sampled deals (``"weighted"``,
+        three or more players): those sample the chances, not the count, which is the
+        constraint-only one of the engine underneath (``"exact"``, ``"compact"``,
+        ``"enumerated"``, ``"mcmc"`` or ``"filter"``)."""
+        m = self.mode
+        if m != "weighted":
+            return m
+        return self._draws.last_mode if self._use_draws else "filter"
+
+    @property
+    def count_exact(self) -> bool:
+        """Whether :attr:`consistent_deals` is an exact integer: :attr:`exact`, except that
+        the player models' sampled reweighting leaves an exact count exact."""
+        if self.mode != "weighted":
+            return self.exact
+        return bool(self._base_answer()["exact"])
+
     #: the names of :attr:`mode` in the output
     METHODS = {"filter": "the joint filter, exact", "exact": "the draw engine's exact sum",
                "compact": "the compact exact sum", "enumerated": "the planned exact sum (floating point)",

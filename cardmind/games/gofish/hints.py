@@ -66,7 +66,8 @@ def gofish_hint(belief: GoFishBelief, max_asks: int = 10) -> GoFishHint:
                       draw_after=due["rank"] if due is not None and due["reason"] == "refused" else None,
                       books_held=st.books_per_seat(), give=belief.options["give"],
                       suits=S, draw_rank=draw_rank, recommend=recommend, give_to=give_to, give_known=give_known,
-                      top_ask=asks[0] if asks else None)
+                      top_ask=asks[0] if asks else None, count_mode=belief.count_mode,
+                      count_exact=belief.count_exact)
 
 
 def _rank_asks(belief: GoFishBelief, hold: dict, hse: dict | None, mine: list[str], own: set[str],
