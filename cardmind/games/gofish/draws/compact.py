@@ -551,6 +551,23 @@ def _terminal_box(op: Any, nd: int, K: int, H: int) -> tuple[np.ndarray, np.ndar
     return term_lo, term_hi
 
 
+def _row_boxes(blocks: list, moves: list, codes: list, edges: list, live: list, op: Any, caps: np.ndarray,
+               hk: dict, K: int, H: int, S: int) -> tuple:
+    """The capacity boxes of the rows (forward reach meets backward completion; rows that
+    reach no box marked dead in ``live``, changed in place): ``(binc, mv_blk, term_lo,
+    term_hi, boxes)``, the blocks' row increments (:func:`_block_increments`), per stage the
+    block of each move (int64), the last stage's box (:func:`_terminal_box`) and per stage
+    ``(lo, hi)`` (int64 rows x dimensions), ``boxes`` ``None`` when no row has one.
+    ``caps``: int64, the most of each dimension; ``K`` other seats, ``H`` cards dealt each."""
+    nd = len(caps)
+    binc, blo, bhi = _block_increments(blocks, nd, K, hk, S)
+    mv_blk = [np.array([x[0] for x in mv], dtype=np.int64) for mv in moves]
+    term_lo, term_hi = _terminal_box(op, nd, K, H)
+    boxes = (_boxes_c if _compact is not None and settings.DP_FAST else _boxes_numpy)(
+        codes, edges, mv_blk, blo, bhi, caps, term_lo, term_hi, live)
+    return binc, mv_blk, term_lo, term_hi, boxes
+
+
 @dataclass
 class _RowLayout:
     """The live rows numbered across the stages: ``gid`` per stage (int64 over its reached
@@ -714,17 +731,10 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
     blocks, moves = _stage_moves(rb, eff, order, st)
     # rows: forward (reachable, in codes), then backward (completable)
     codes, mats, edges, csr = _reachable_rows(st, moves, R, max_rows, max_transitions)
-    if not len(codes[R]):
-        return _empty_plan(sp)
-    live = _completable_rows(codes, edges, R)
+    live = _completable_rows(codes, edges, R) if len(codes[R]) else None
     if live is None:
         return _empty_plan(sp)
-    # capacity boxes (forward reach meets backward completion), dead rows pruned
-    binc, blo, bhi = _block_increments(blocks, nd, K, hk, S)
-    mv_blk = [np.array([x[0] for x in mv], dtype=np.int64) for mv in moves]
-    term_lo, term_hi = _terminal_box(op, nd, K, H)
-    box_pass = _boxes_c if _compact is not None and settings.DP_FAST else _boxes_numpy
-    boxes = box_pass(codes, edges, mv_blk, blo, bhi, caps, term_lo, term_hi, live)
+    binc, mv_blk, term_lo, term_hi, boxes = _row_boxes(blocks, moves, codes, edges, live, op, caps, hk, K, H, S)
     if boxes is None or not live[R].any():
         return _empty_plan(sp)
     lay = _lay_out_rows(live, boxes, codes, R, max_rows, max_cells)

@@ -139,7 +139,7 @@ def seat_block(eng: Any, tl: _Timeline, pos: int, k: int, D: tuple, askbook: boo
     capped = op.final or s < op.last or (s == op.last and kn and pos < max(t.rank_index[q] for q in kn))
     xs, fcs, mades = [], [], []
     for complete in modes:
-        bounds = _replay_seat(tl, evs, s, complete, capped, askbook, S, H, eng.give_all)
+        bounds = _replay_seat(tl, evs, s, _seat_start(complete, capped, S, H), askbook, S, eng.give_all)
         if bounds is None:
             continue
         lo, hi, off, reset, mine = bounds
@@ -155,15 +155,11 @@ def seat_block(eng: Any, tl: _Timeline, pos: int, k: int, D: tuple, askbook: boo
     return got
 
 
-def _replay_seat(tl: _Timeline, evs: list, s: int, complete: bool | None, capped: bool, askbook: bool, S: int,
-                 H: int, give_all: bool) -> tuple | None:
-    """Replay seat ``s``'s facts of one rank (``evs``: its ops and its unseen draws of the
-    rank, in time order) in one branch (``complete``: ``True`` the seat was dealt the rank
-    complete and laid it, ``False`` it has face-down dealt books and was not, ``None``: no
-    such question; ``capped``: it cannot have been dealt the rank complete): ``(lo, hi, off,
-    reset, mine)``, the dealt counts ``lo..hi`` that meet every fact, the count's offset now
-    (from the dealt count, or after a book the count itself: ``reset``) and whether the seat
-    made the book; ``None`` when no dealt count does."""
+def _seat_start(complete: bool | None, capped: bool, S: int, H: int) -> tuple:
+    """A seat's state before any fact of a rank, in one branch (``complete``: ``True`` the
+    seat was dealt the rank complete and laid it, ``False`` it has face-down dealt books and
+    was not, ``None``: no such question; ``capped``: it cannot have been dealt the rank
+    complete): ``(lo, hi, off, reset, mine, owner)`` as :func:`_replay_seat` keeps them."""
     lo, hi = 0, min(H, S)
     off, reset, mine = 0, False, False
     owner = None   # phase 2: the seat now holding the book, when known (-2: this seat)
@@ -171,6 +167,18 @@ def _replay_seat(tl: _Timeline, evs: list, s: int, complete: bool | None, capped
         lo, reset, mine, owner = S, True, True, -2
     elif complete is False or capped:
         hi = min(hi, S - 1)
+    return lo, hi, off, reset, mine, owner
+
+
+def _replay_seat(tl: _Timeline, evs: list, s: int, start: tuple, askbook: bool, S: int,
+                 give_all: bool) -> tuple | None:
+    """Replay seat ``s``'s facts of one rank (``evs``: its ops and its unseen draws of the
+    rank, in time order) from ``start`` (:func:`_seat_start`): ``(lo, hi, off, reset,
+    mine)``, the dealt counts ``lo..hi`` that meet every fact, the count's offset now (from
+    the dealt count, or after a book the count itself: ``reset``) and whether the seat made
+    the book (``owner``: in phase 2 the seat now holding it, -2 this seat); ``None`` when no
+    dealt count does."""
+    lo, hi, off, reset, mine, owner = start
     ok = True
     for e in evs:
         code = e[1]
@@ -219,23 +227,10 @@ def _replay_seat(tl: _Timeline, evs: list, s: int, complete: bool | None, capped
                 outcome = tl.outcome(tl.draws[e[2]].win, tl.n)
             else:
                 outcome = tl.outcome(e[3], tl.n)
-            if outcome == "book":
-                a, b = S, S
-            elif outcome == "nobook":
-                a, b = -99, S - 1
-            else:
+            if outcome == "open":
                 continue
-            if reset:
-                ok = a <= off <= b
-            else:
-                lo, hi = max(lo, a - off), min(hi, b - off)
-                ok = lo <= hi
-            if not ok:
-                break
-            if outcome == "book":
-                reset, off, mine, owner = True, 0, True, -2
-            continue
-        # _HAS / _NONE
+            a, b = (S, S) if outcome == "book" else (-99, S - 1)
+        # _HAS, _NONE, or a gain's outcome: the count is in [a, b] now
         if reset:
             ok = a <= off <= b
         else:
@@ -243,6 +238,8 @@ def _replay_seat(tl: _Timeline, evs: list, s: int, complete: bool | None, capped
             ok = lo <= hi
         if not ok:
             break
+        if (code == _WIN or code == _UDRAW) and outcome == "book":
+            reset, off, mine, owner = True, 0, True, -2
     if not ok or lo > hi:
         return None
     return lo, hi, off, reset, mine
