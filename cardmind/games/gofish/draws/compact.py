@@ -50,6 +50,7 @@ import numpy as np
 
 from . import settings
 from .boxes import _boxes_c, _boxes_numpy
+from .compact_order import _order
 from .compact_sum import CompactSum  # noqa: F401 - the sum of a plan, used as compact.CompactSum
 from .seats import _JointBlock, draw_segments, joint_block, rank_factor, seat_block  # noqa: F401 - re-exported
 from .timeline import _ASKBOOK, _Timeline
@@ -156,34 +157,67 @@ def _rank_blocks(eng: Any, tl: _Timeline, pos: int, seg: np.ndarray, limit: int,
     (:func:`rank_factor`), combining only the seats' vectors that have rows; where a book of
     the rank was asked for in phase 2 (who made it couples the seats) by the joint replay
     :meth:`~.engine.DrawEngine._build`.
+
+    Raises:
+        PlanTooLarge: more than ``limit`` ways to take the unseen draws.
     """
     t = eng.t
     r = t.ranks[pos]
-    K = t.K
     nseg = int(seg.max()) + 1 if len(seg) and seg.max() >= 0 else 0
     members = [np.flatnonzero(seg == g).tolist() for g in range(nseg)]
     nf, G = rank_factor(t, tl, pos)
     top = max(0, min(t.S, nf))
-    sizes = [len(mm) for mm in members]
-    nus, blocks = [], []
     if any(e[1] == _ASKBOOK for e in tl.ops[r]):
-        count = 0
-        for n in range(top + 1):
-            for nu in _compositions(n, sizes):
-                count += 1
-                if count > limit:
-                    raise PlanTooLarge(f"rank {r}: more than {limit} ways to take the unseen draws")
-                D = tuple(sorted(j for g, c in enumerate(nu) for j in members[g][:c]))
-                b = eng.block(tl, r, D, tl.n)
-                if not b.empty:
-                    nus.append(nu)
-                    blocks.append(b)
+        nus, blocks = _joint_replay_blocks(eng, tl, r, members, top, limit)
         return nus, blocks, members
     # per seat: its segments, and the vectors of draws taken in them that leave it rows
-    seat_segs = [[g for g in range(nseg) if tl.draws[members[g][0]].k == k] for k in range(K)]
+    seat_segs = [[g for g in range(nseg) if tl.draws[members[g][0]].k == k] for k in range(t.K)]
+    pieces = _seat_pieces(eng, tl, pos, members, seat_segs, top, limit, cache)
+    if pieces is None:
+        return [], [], members
+    nus, blocks = _combined_blocks(pieces, seat_segs, nseg, nf, top, G, t.K)
+    return nus, blocks, members
+
+
+def _joint_replay_blocks(eng: Any, tl: _Timeline, r: str, members: list, top: int, limit: int) -> tuple[list, list]:
+    """``(nus, blocks)`` of rank ``r`` by the engine's joint replay (:meth:`~.engine.DrawEngine.block`,
+    the record cut at its end): one block per vector of draws taken per segment of
+    ``members`` (lists of draw indices), at most ``top`` draws in all; empty blocks left out.
+
+    Raises:
+        PlanTooLarge: more than ``limit`` vectors.
+    """
+    sizes = [len(mm) for mm in members]
+    nus, blocks = [], []
+    count = 0
+    for n in range(top + 1):
+        for nu in _compositions(n, sizes):
+            count += 1
+            if count > limit:
+                raise PlanTooLarge(f"rank {r}: more than {limit} ways to take the unseen draws")
+            D = tuple(sorted(j for g, c in enumerate(nu) for j in members[g][:c]))
+            b = eng.block(tl, r, D, tl.n)
+            if not b.empty:
+                nus.append(nu)
+                blocks.append(b)
+    return nus, blocks
+
+
+def _seat_pieces(eng: Any, tl: _Timeline, pos: int, members: list, seat_segs: list, top: int, limit: int,
+                 cache: dict) -> list | None:
+    """Per other seat ``k``, its pieces: for every vector ``nu_k`` of draws taken in its
+    segments ``seat_segs[k]`` (at most ``top`` in all) whose seat block (:func:`seat_block`)
+    has rows, ``(nu_k, draws taken, x, fc, w)`` (the block's rows as lists); ``None`` when a
+    seat has no piece (the rank has no block).
+
+    Raises:
+        PlanTooLarge: more than ``limit`` vectors over all seats.
+    """
+    r = eng.t.ranks[pos]
+    sizes = [len(mm) for mm in members]
     pieces = []
     count = 0
-    for k in range(K):
+    for k in range(eng.t.K):
         sg = seat_segs[k]
         got = []
         for n in range(top + 1):
@@ -196,9 +230,19 @@ def _rank_blocks(eng: Any, tl: _Timeline, pos: int, seg: np.ndarray, limit: int,
                 if not sb.empty:
                     got.append((nu_k, n, sb.x.tolist(), sb.fc.tolist(), sb.w.tolist()))
         if not got:
-            return [], [], members
+            return None
         pieces.append(got)
-    # every combination of the seats' pieces with at most ``top`` draws, and its rows
+    return pieces
+
+
+def _combined_blocks(pieces: list, seat_segs: list, nseg: int, nf: int, top: int, G: np.ndarray,
+                     K: int) -> tuple[list, list]:
+    """``(nus, blocks)``: every combination of the seats' pieces (:func:`_seat_pieces`) with
+    at most ``top`` draws, as the vector ``nu`` of draws taken per segment (``nseg``) and its
+    joint block (:class:`_JointBlock`: the seats' rows whose dealt and drawn cards of the rank
+    are at most ``nf``, weight the product of the seats' times ``G[n]``); combinations
+    without rows left out."""
+    nus, blocks = [], []
     Gl = G.tolist()
 
     def rec(k: int, nd: int, acc: list) -> None:
@@ -229,156 +273,7 @@ def _rank_blocks(eng: Any, tl: _Timeline, pos: int, seg: np.ndarray, limit: int,
                 acc.pop()
 
     rec(0, 0, [])
-    return nus, blocks, members
-
-
-def _order(dom: np.ndarray, R: int, eff: list | None = None, nus: list | None = None) -> list[int]:
-    """The ranks' order. First the draw engine's :func:`~.dp.block_order` (on ``dom``, the
-    bool matrix draws x rank positions of the ranks each draw may be: the ranks no draw can
-    be first, then the order that keeps fewest draws open); when ``eff`` and ``nus`` are
-    given and the estimate of the planner's work for that order (:func:`_order_costs`:
-    ``sum over stages of rows x moves``) passes ``settings.COMPACT_ORDER_SEARCH``, the order
-    that minimises the estimate, by a dynamic programme over the sets of ranks placed (the
-    ranks no draw can be stay first). On hard full-deck positions the estimate's order cut
-    the transitions 3 to 25 times against block_order's (which counts the draws open at a
-    stage, not the classes they form)."""
-    from .dp import block_order  # noqa: PLC0415
-
-    m = len(dom)
-    fake = []
-    for pos in range(R):
-        mask = 0
-        for j in range(m):
-            if dom[j, pos]:
-                mask |= 1 << j
-        fake.append([(mask, None)] if mask else [(0, None)])
-    base = block_order(fake, m)
-    if eff is None or nus is None or not m:
-        return base
-    free = [p for p in range(R) if dom[:, p].any()]
-    head = [p for p in base if p not in free]
-    if len(free) < 3 or len(free) > 16:
-        return base
-    tail = [p for p in base if p in free]
-    first = _order_costs(dom, eff, nus, free, tail)
-    if first <= settings.COMPACT_ORDER_SEARCH:
-        return base
-    return head + _order_costs(dom, eff, nus, free, None)
-
-
-def _order_costs(dom: np.ndarray, eff: list, nus: list, free: list, order: list | None):
-    """The estimate of :func:`_order` for the ranks ``free`` (positions; the others are placed
-    first and left out): with ``order`` (of ``free``) its estimate, else the order of
-    ``free`` that minimises it.
-
-    With the ranks ``P`` placed and ``Q`` to come, the draws fall into classes (their
-    segments in ``Q``; computed for every ``Q`` at once by hashing); the rows are estimated
-    by the product of ``(size + 1)`` over the classes both ``P`` and ``Q`` may take (an
-    upper bound on the count vectors), and the moves of placing rank ``r`` by the sum over
-    its blocks ``nu`` of the product over its segments ``g`` of the ways to spread ``nu[g]``
-    draws over the ``n_g`` classes of ``g`` (``C(n_g + nu[g] - 1, nu[g])``). The cost of
-    placing ``r`` after ``P`` is their product; the order minimises the sum, exactly, by a
-    dynamic programme over ``P`` (``2**len(free)`` sets)."""
-    from math import lgamma  # noqa: PLC0415
-
-    m = dom.shape[0]
-    F = len(free)
-    full = 1 << F
-    rng = np.random.default_rng(12345)
-    dom = dom[:, free]
-    eff = [eff[p] for p in free]
-    nus = [nus[p] for p in free]
-    if order is not None:
-        idx = [free.index(p) for p in order]
-        Qarr = np.array([sum(1 << x for x in idx[i:]) for i in range(F)], dtype=np.int64)
-    else:
-        Qarr = np.arange(full, dtype=np.int64)
-    # per (rank, draw) a random 64-bit tag of its segment (0 when excluded); a class of Q is a
-    # value of the sum of the tags over Q
-    hv = np.zeros((F, m), dtype=np.uint64)
-    for q in range(F):
-        tags = rng.integers(1, 2 ** 62, size=int(max(eff[q].max(), 0)) + 1, dtype=np.int64).astype(np.uint64)
-        ok = eff[q] >= 0
-        hv[q, ok] = tags[eff[q][ok]] * np.uint64(2 * q + 3)
-    nq = len(Qarr)
-    bits = ((Qarr[:, None] >> np.arange(F)[None, :]) & 1).astype(np.uint64)      # nq x F
-    sig = bits @ hv                                                               # nq x m (mod 2**64)
-    bits = bits.astype(np.int64)
-    # classes per Q (runs of equal tags); a class is open when its draws may be of ranks both
-    # placed and to come
-    order_idx = np.argsort(sig, axis=1, kind="stable")
-    srt = np.take_along_axis(sig, order_idx, axis=1)
-    domQ = (bits @ dom.T.astype(np.int64)) > 0                                   # nq x m
-    domP = ((1 - bits) @ dom.T.astype(np.int64)) > 0
-    opened = np.take_along_axis(domQ & domP, order_idx, axis=1).reshape(-1)
-    start = np.ones((nq, m), dtype=bool)
-    start[:, 1:] = srt[:, 1:] != srt[:, :-1]
-    # each draw's class as one bit (the classes of a row numbered in sorted order): the classes
-    # a set of draws meets in a row are the bits of the OR of theirs (when they fit 64 bits)
-    cbit = None
-    if m <= 64 and hasattr(np, "bitwise_count"):
-        cid = np.cumsum(start, axis=1) - 1
-        cbit = np.empty((nq, m), dtype=np.uint64)
-        np.put_along_axis(cbit, order_idx, np.left_shift(np.uint64(1), cid.astype(np.uint64)), axis=1)
-    starts = np.flatnonzero(start.reshape(-1))
-    runlen = np.diff(np.concatenate([starts, [nq * m]]))
-    run_open = np.maximum.reduceat(opened.astype(np.int64), starts)
-    logrows = np.bincount(starts // m, weights=run_open * np.log(runlen + 1.0), minlength=nq)
-    # log C(n + v - 1, v) for n classes and v draws
-    lct = np.array([[lgamma(n + v) - lgamma(v + 1) - lgamma(max(n, 1)) if v else 0.0 for v in range(5)]
-                    for n in range(m + 2)])
-    cost = np.full((nq, F), np.inf)
-    for r in range(F):
-        if not nus[r]:
-            continue
-        nu = np.array(nus[r], dtype=np.int64).reshape(len(nus[r]), -1)
-        nseg = nu.shape[1]
-        if nseg == 0:
-            cost[:, r] = logrows + np.log(len(nu))
-            continue
-        ncls = np.ones((nq, nseg), dtype=np.int64)
-        for g in range(nseg):
-            members = np.flatnonzero(eff[r] == g)
-            if len(members) > 1 and cbit is not None:
-                ncls[:, g] = np.bitwise_count(np.bitwise_or.reduce(cbit[:, members], axis=1))
-            elif len(members) > 1:
-                t = np.sort(sig[:, members], axis=1)
-                ncls[:, g] = 1 + (t[:, 1:] != t[:, :-1]).sum(axis=1)
-        # (on the distinct rows of ncls only: they are few; told apart by a hash)
-        key = ncls.astype(np.uint64) @ rng.integers(1, 2 ** 62, size=nseg, dtype=np.int64).astype(np.uint64)
-        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
-        uq = ncls[first]
-        lc = lct[uq[:, None, :], np.minimum(nu, 4)[None, :, :]].sum(axis=2)       # distinct x blocks
-        mx = lc.max(axis=1)
-        cost[:, r] = logrows + (mx + np.log(np.exp(lc - mx[:, None]).sum(axis=1)))[np.asarray(inv).reshape(-1)]
-    ecost = np.exp(np.minimum(cost, 700.0))
-    if order is not None:
-        return float(sum(ecost[i, r] for i, r in enumerate(idx)))
-    # dynamic programme over the sets placed: f[P] = min over r in P of f[P - r] + cost(Q + r, r)
-    f = np.full(full, np.inf)
-    f[0] = 0.0
-    arg = np.zeros(full, dtype=np.int64)
-    pc = bits.sum(axis=1)
-    allm = full - 1
-    for k in range(1, F + 1):
-        Ps = np.flatnonzero(pc == k)
-        best = np.full(len(Ps), np.inf)
-        barg = np.zeros(len(Ps), dtype=np.int64)
-        for r in range(F):
-            has = (Ps >> r) & 1 == 1
-            prev = Ps ^ (1 << r)
-            c = np.where(has, f[prev] + ecost[allm ^ prev, r], np.inf)
-            better = c < best
-            best = np.where(better, c, best)
-            barg = np.where(better, r, barg)
-        f[Ps] = best
-        arg[Ps] = barg
-    out, P = [], allm
-    while P:
-        r = int(arg[P])
-        out.append(free[r])
-        P ^= 1 << r
-    return out[::-1]
+    return nus, blocks
 
 
 def _expand(rows: np.ndarray, P: np.ndarray, size: np.ndarray, mv_off: np.ndarray, mv_cls: np.ndarray,
@@ -437,6 +332,352 @@ def _coefs(mats: np.ndarray, src: np.ndarray, mvi: np.ndarray, mv_off: np.ndarra
     return coef
 
 
+@dataclass
+class _Stages:
+    """The draws' classes before each stage ``i = 0..R`` (the ranks ``order[:i]`` placed):
+    ``classes[i]``, lists of draw indices (draws with the same segments in every rank still
+    to come), numbered by their first draw; ``cls_of[i]``, int64 (draws,): each draw's class;
+    ``size[i]``, int64 (classes,): the draws in each class; ``must[i]`` / ``cannot[i]``, bool
+    (classes,): a class no rank still to come may take (so it is full) / no rank placed may
+    take (so it is empty); ``mults[i]``, int64 (classes,): the place value of each class's
+    count in a row's code (mixed radix, digit ``c`` in ``0..size[c]``)."""
+    classes: list
+    cls_of: list
+    size: list
+    must: list
+    cannot: list
+    mults: list
+
+
+def _draw_ranks(rb: list, m: int, R: int) -> np.ndarray:
+    """The ranks each unseen draw may have: bool ``(m, R)`` (draws x rank positions), true
+    where some nonempty block of the rank (``rb``: :func:`_rank_blocks` per position) takes a
+    draw of its segment."""
+    dom = np.zeros((m, R), dtype=bool)
+    for pos, (nus, _, members) in enumerate(rb):
+        if not members:
+            continue
+        usable = np.array(nus, dtype=np.int64).reshape(len(nus), len(members)).any(axis=0)
+        for g in np.flatnonzero(usable).tolist():
+            dom[members[g], pos] = True
+    return dom
+
+
+def _stage_classes(dom: np.ndarray, eff: list, order: list, m: int, R: int) -> _Stages:
+    """The classes of the draws before every stage of ``order`` (see :class:`_Stages`), from
+    ``dom`` (bool draws x rank positions, :func:`_draw_ranks`) and ``eff`` (per rank position,
+    int64 (draws,): each draw's segment, -1 where the draw cannot be of the rank).
+
+    Raises:
+        PlanTooLarge: the rows' codes would not fit 62 bits.
+    """
+    sig = np.stack([eff[p] for p in order], axis=1) if m else np.zeros((0, R), dtype=np.int64)
+    classes: list = []
+    cls_of: list = []
+    for i in range(R + 1):
+        _, first, lab = np.unique(sig[:, i:], axis=0, return_index=True, return_inverse=True) if m and i < R \
+            else (None, np.zeros(min(m, 1), dtype=np.int64), np.zeros(m, dtype=np.int64))
+        lab = np.asarray(lab).reshape(-1)
+        # number the classes by their first draw (stable across runs)
+        ordc = np.argsort(np.asarray(first))
+        relab = np.empty(len(ordc), dtype=np.int64)
+        relab[ordc] = np.arange(len(ordc))
+        lab = relab[lab] if m else lab
+        cls = [[] for _ in range(len(ordc))] if m else []
+        for j in range(m):
+            cls[lab[j]].append(j)
+        classes.append(cls)
+        cls_of.append(lab)
+    size = [np.array([len(c) for c in cls], dtype=np.int64) for cls in classes]
+    # a class no rank still to come may take is full; one no rank placed may take is empty
+    must = [np.array([not dom[c[0], order[i:]].any() for c in classes[i]], dtype=bool) for i in range(R + 1)]
+    cannot = [np.array([not dom[c, :][:, order[:i]].any() for c in classes[i]], dtype=bool)
+              for i in range(R + 1)]
+    mults = []
+    for i in range(R + 1):
+        rad = size[i] + 1
+        mult = np.ones(len(rad), dtype=np.int64)
+        acc = 1
+        for ci in range(len(rad)):
+            mult[ci] = acc
+            acc *= int(rad[ci])
+            if acc > (1 << 62):
+                raise PlanTooLarge("too many classes to number the rows")
+        mults.append(mult)
+    return _Stages(classes, cls_of, size, must, cannot, mults)
+
+
+def _stage_moves(rb: list, eff: list, order: list, st: _Stages) -> tuple[list, list]:
+    """``(blocks, moves)``: every block of every stage, ``(rank position, block)`` numbered
+    in stage order, and per stage its moves ``(block id, classes, counts taken)`` (tuples of
+    class indices of the stage and of positive draw counts): each way to take a block's
+    draws per segment (``nu``) from the classes of that segment."""
+    blocks: list = []
+    moves: list = []
+    for i, pos in enumerate(order):
+        segpos = eff[pos]
+        by_seg: dict = {}
+        for ci, c in enumerate(st.classes[i]):
+            g = int(segpos[c[0]])
+            if g >= 0:
+                by_seg.setdefault(g, []).append(ci)
+        mv = []
+        nus, bls, _ = rb[pos]
+        for nu, b in zip(nus, bls):
+            bid = len(blocks)
+            blocks.append((pos, b))
+            parts = []
+            for g, c in enumerate(nu):
+                if c:
+                    cl = by_seg.get(g, [])
+                    parts.append((cl, list(_compositions(c, [int(st.size[i][ci]) for ci in cl]))))
+            if any(not opts for _, opts in parts):
+                continue
+            for combo in itertools.product(*[o for _, o in parts]):
+                cl_l, val_l = [], []
+                for (cl, _), v in zip(parts, combo):
+                    for ci, x in zip(cl, v):
+                        if x:
+                            cl_l.append(ci)
+                            val_l.append(x)
+                mv.append((bid, tuple(cl_l), tuple(val_l)))
+        moves.append(mv)
+    return blocks, moves
+
+
+def _reachable_rows(st: _Stages, moves: list, R: int, max_rows: int, max_transitions: int) -> tuple:
+    """The forward pass over the rows: ``(codes, mats, edges, csr)``, per stage ``codes``
+    (int64, the rows reached, each a code of counts per class: :attr:`_Stages.mults`) and
+    ``mats`` (int64 rows x classes, the counts decoded); per step ``edges`` ``(src, mvi,
+    dst)`` (int64 arrays: source row, move, row reached) and ``csr`` (its moves as offsets,
+    classes, counts taken).
+
+    Raises:
+        PlanTooLarge: past four times ``max_transitions`` pairs or ``max_rows`` rows.
+    """
+    classes, cls_of, size, must, cannot, mults = st.classes, st.cls_of, st.size, st.must, st.cannot, st.mults
+    codes = [np.zeros(1, dtype=np.int64)]
+    mats = [np.zeros((1, len(classes[0])), dtype=np.int64)]
+    edges: list = []
+    csr: list = []   # per stage its moves as (offsets, classes, counts taken)
+    total = 1
+    ntr = 0
+    for i in range(R):
+        merge = cls_of[i + 1][[c[0] for c in classes[i]]] if classes[i] else np.zeros(0, dtype=np.int64)
+        pm = mults[i + 1][merge] if len(merge) else np.zeros(0, dtype=np.int64)   # projection of counts
+        P = mats[i] @ pm if len(pm) else np.zeros(len(codes[i]), dtype=np.int64)
+        mv = moves[i]
+        mv_off = np.zeros(len(mv) + 1, dtype=np.int64)
+        mv_off[1:] = np.cumsum([len(x[1]) for x in mv])
+        mv_cls = np.array([c for x in mv for c in x[1]], dtype=np.int64)
+        mv_val = np.array([v for x in mv for v in x[2]], dtype=np.int64)
+        mv_code = np.array([sum(int(pm[c]) * v for c, v in zip(x[1], x[2])) for x in mv], dtype=np.int64)
+        csr.append((mv_off, mv_cls, mv_val))
+        # the next stage's must-be-full and cannot-be-taken classes, checked on the code
+        qs = np.flatnonzero(must[i + 1] | cannot[i + 1])
+        checks = (mults[i + 1][qs], size[i + 1][qs] + 1, np.where(must[i + 1][qs], size[i + 1][qs], 0))
+        chk = tuple(np.ascontiguousarray(x, dtype=np.int64) for x in checks)
+        if _compact is not None and settings.DP_FAST:
+            # the new rows numbered as they first appear (a hash table in C)
+            raw = _compact.expand_dedup(np.ascontiguousarray(mats[i]), P, size[i], mv_off, mv_cls, mv_val,
+                                        mv_code, *chk)
+            src, mvi, inv, ucode = (np.frombuffer(x, dtype=np.int64) for x in raw)
+        else:
+            src, mvi, code = _expand(np.ascontiguousarray(mats[i]), P, size[i], mv_off, mv_cls, mv_val, mv_code, chk)
+            ucode, inv = np.unique(code, return_inverse=True)
+        ntr += len(src)
+        if ntr > 4 * max_transitions:
+            raise PlanTooLarge(f"more than {4 * max_transitions} transitions reached")
+        codes.append(ucode)
+        rad = size[i + 1] + 1
+        mats.append(((ucode[:, None] // mults[i + 1][None, :]) % rad[None, :]).astype(np.int64, copy=False)
+                    if len(classes[i + 1]) else np.zeros((len(ucode), 0), dtype=np.int64))
+        edges.append((src, mvi, inv))
+        total += len(ucode)
+        if total > 4 * max_rows:
+            raise PlanTooLarge(f"more than {4 * max_rows} rows reached")
+    return codes, mats, edges, csr
+
+
+def _completable_rows(codes: list, edges: list, R: int) -> list | None:
+    """The backward pass over the rows: per stage a bool array over ``codes[i]``, the rows
+    reached from which the last stage's row is reached; ``None`` when the first row is not
+    one of them. Keeps in ``edges`` (changed in place) the pairs between such rows only."""
+    live = [None] * (R + 1)
+    live[R] = np.ones(len(codes[R]), dtype=bool)
+    for i in range(R - 1, -1, -1):
+        src, mvi, dst = edges[i]
+        lv = np.zeros(len(codes[i]), dtype=bool)
+        lv[src[live[i + 1][dst]]] = True
+        live[i] = lv
+    if not live[0].any():
+        return None
+    for i in range(R):   # keep the moves between live rows only
+        src, mvi, dst = edges[i]
+        ok = live[i][src] & live[i + 1][dst]
+        edges[i] = (src[ok], mvi[ok], dst[ok])
+    return live
+
+
+def _block_increments(blocks: list, nd: int, K: int, hk: dict, S: int) -> tuple[list, np.ndarray, np.ndarray]:
+    """``(binc, blo, bhi)``: per block the box increment of each of its rows (int64 rows x
+    ``nd``: the dealt cards of the rank per other seat, then 1 in a counter dimension where
+    that seat was dealt the rank complete), and per block the least and most of each
+    dimension (int64 blocks x ``nd``). ``hk``: seat index -> its counter dimension."""
+    blo = np.zeros((len(blocks), nd), dtype=np.int64)
+    bhi = np.zeros((len(blocks), nd), dtype=np.int64)
+    binc: list = []
+    for bid, (pos, b) in enumerate(blocks):
+        inc = np.zeros((len(b.w), nd), dtype=np.int64)
+        inc[:, :K] = b.X
+        for k, d in hk.items():
+            inc[:, d] = (b.X[:, k] == S).astype(np.int64)
+        binc.append(inc)
+        blo[bid] = inc.min(axis=0)
+        bhi[bid] = inc.max(axis=0)
+    return binc, blo, bhi
+
+
+def _terminal_box(op: Any, nd: int, K: int, H: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(lo, hi)``, int64 (``nd``,): the box of the last stage: every other seat's ``H``
+    dealt cards used, each counter between its lowest allowed value and its capacity (from
+    the opening ``op``)."""
+    term_lo = np.zeros(nd, dtype=np.int64)
+    term_hi = np.zeros(nd, dtype=np.int64)
+    term_lo[:K] = term_hi[:K] = H
+    for i, (lo_, cap_) in enumerate(zip(op.lows, op.caps)):
+        term_lo[K + i] = lo_
+        term_hi[K + i] = cap_
+    return term_lo, term_hi
+
+
+def _row_boxes(blocks: list, moves: list, codes: list, edges: list, live: list, op: Any, caps: np.ndarray,
+               hk: dict, K: int, H: int, S: int) -> tuple:
+    """The capacity boxes of the rows (forward reach meets backward completion; rows that
+    reach no box marked dead in ``live``, changed in place): ``(binc, mv_blk, term_lo,
+    term_hi, boxes)``, the blocks' row increments (:func:`_block_increments`), per stage the
+    block of each move (int64), the last stage's box (:func:`_terminal_box`) and per stage
+    ``(lo, hi)`` (int64 rows x dimensions), ``boxes`` ``None`` when no row has one.
+    ``caps``: int64, the most of each dimension; ``K`` other seats, ``H`` cards dealt each."""
+    nd = len(caps)
+    binc, blo, bhi = _block_increments(blocks, nd, K, hk, S)
+    mv_blk = [np.array([x[0] for x in mv], dtype=np.int64) for mv in moves]
+    term_lo, term_hi = _terminal_box(op, nd, K, H)
+    boxes = (_boxes_c if _compact is not None and settings.DP_FAST else _boxes_numpy)(
+        codes, edges, mv_blk, blo, bhi, caps, term_lo, term_hi, live)
+    return binc, mv_blk, term_lo, term_hi, boxes
+
+
+@dataclass
+class _RowLayout:
+    """The live rows numbered across the stages: ``gid`` per stage (int64 over its reached
+    rows: the global row, -1 when dead); over the ``n`` live rows (int64): ``stage``, ``lo``
+    and ``dim`` (rows x box dimensions: the box's low corner and sizes), ``vol`` (cells per
+    box), ``off`` (offset of each box into a table of ``cells`` values)."""
+    gid: list
+    stage: np.ndarray
+    lo: np.ndarray
+    dim: np.ndarray
+    vol: np.ndarray
+    off: np.ndarray
+    cells: int
+    n: int
+
+
+def _lay_out_rows(live: list, boxes: list, codes: list, R: int, max_rows: int, max_cells: int) -> _RowLayout:
+    """Number the live rows of every stage and lay out their boxes (``boxes[i]``: ``(lo,
+    hi)``, int64 reached rows x dimensions).
+
+    Raises:
+        PlanTooLarge: more than ``max_rows`` rows or ``max_cells`` box cells.
+    """
+    gid, row_stage, row_lo, row_dim = [], [], [], []
+    n = 0
+    for i in range(R + 1):
+        lv = np.flatnonzero(live[i])
+        g = np.full(len(codes[i]), -1, dtype=np.int64)
+        g[lv] = np.arange(n, n + len(lv))
+        gid.append(g)
+        n += len(lv)
+        lo, hi = boxes[i]
+        row_stage.append(np.full(len(lv), i, dtype=np.int64))
+        row_lo.append(lo[lv])
+        row_dim.append(hi[lv] - lo[lv] + 1)
+    if n > max_rows:
+        raise PlanTooLarge(f"{n} rows (at most {max_rows})")
+    row_lo = np.concatenate(row_lo).astype(np.int64)
+    row_dim = np.concatenate(row_dim).astype(np.int64)
+    vol = np.prod(row_dim, axis=1)
+    cells = int(vol.sum())
+    if cells > max_cells:
+        raise PlanTooLarge(f"{cells} box cells (at most {max_cells})")
+    row_off = np.concatenate([[0], np.cumsum(vol)[:-1]]).astype(np.int64)
+    return _RowLayout(gid, np.concatenate(row_stage), row_lo, row_dim, vol, row_off, cells, n)
+
+
+def _transitions(edges: list, live: list, moves: list, csr: list, mats: list, size: list, lay: _RowLayout,
+                 mv_blk: list, xn: np.ndarray, binom: np.ndarray, R: int) -> tuple:
+    """The transitions between live rows, in stage order: ``(tr_src, tr_dst, tr_coef,
+    tr_blk, tr_slot, slots, work)``, per stage arrays of the global source and target rows
+    (int64), the ways to choose the draws taken within their classes (float64,
+    :func:`_coefs`), the block and the context slot (int64); ``slots``, per context slot
+    ``(stage, block id, classes)``; ``work``, an upper bound on the multiply-adds of one
+    pass (``xn``: rows per block)."""
+    tr_src, tr_dst, tr_coef, tr_blk, tr_slot = [], [], [], [], []
+    slots: list = []
+    work = 0
+    for i in range(R):
+        src, mvi, dst = edges[i]
+        ok = live[i][src] & live[i + 1][dst]
+        if not ok.all():
+            if not ok.any():
+                continue
+            src, mvi, dst = src[ok], mvi[ok], dst[ok]
+        mv = moves[i]
+        mv_off, mv_cls, mv_val = csr[i]
+        coef = _coefs(mats[i], src, mvi, mv_off, mv_cls, mv_val, size[i], binom)
+        # the moves used, in order, and each transition's index among them (np.unique's answer)
+        present = np.zeros(len(mv), dtype=bool)
+        present[mvi] = True
+        umv = np.flatnonzero(present)
+        inv = (np.cumsum(present) - 1)[mvi]
+        base = len(slots)
+        slots += [(i, mv[k][0], mv[k][1]) for k in umv.tolist()]
+        sg, dg = lay.gid[i][src], lay.gid[i + 1][dst]
+        b_ = mv_blk[i][mvi]
+        tr_src.append(sg)
+        tr_dst.append(dg)
+        tr_coef.append(coef)
+        tr_blk.append(b_)
+        tr_slot.append(base + inv)
+        # the cells of the source boxes times the block rows (an upper bound on the
+        # multiply-adds of one pass), plus a pair's fixed cost (about 30 cells' worth)
+        work += int((lay.vol[sg] * xn[b_]).sum()) + settings.COMPACT_PAIR_COST * int(xn[b_].sum())
+    return tr_src, tr_dst, tr_coef, tr_blk, tr_slot, slots, work
+
+
+def _block_rows(blocks: list, binc: list, xn: np.ndarray, hk: dict, S: int, nd: int) -> tuple:
+    """The rows of every block laid end to end: ``(blk_off, x_inc, x_w, x_split)``, each
+    block's first row (int64), each row's box increment (int64 rows x ``nd``), weight
+    (float64) and the counter dimension whose value before the block numbers the face-down
+    dealt book it makes (int64, -1: none)."""
+    blk_off = np.concatenate([[0], np.cumsum(xn)[:-1]]).astype(np.int64)
+    x_inc = np.concatenate(binc) if binc else np.zeros((0, nd), dtype=np.int64)
+    x_w = np.concatenate([b.weights(float) for _, b in blocks]) if blocks else np.zeros(0)
+    x_split = np.full(len(x_w), -1, dtype=np.int64)
+    at = 0
+    for _, b in blocks:
+        for k, d in hk.items():
+            x_split[at:at + len(b.w)][b.X[:, k] == S] = d
+        at += len(b.w)
+    return blk_off, x_inc, x_w, x_split
+
+
+def _cat(xs: list, dt) -> np.ndarray:
+    """The arrays ``xs`` end to end, as ``dt`` (an empty array when there are none)."""
+    return np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dtype=dt)
+
+
 def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells: int | None = None,
                  max_work: int | None = None, max_transitions: int | None = None) -> CompactPlan:
     """Plan the compact exact sum of the record ``tl`` (cut at its end) for the draw engine
@@ -478,14 +719,7 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
     rb = [_rank_blocks(eng, tl, pos, segs[pos], settings.COMPACT_MAX_NUS, cache) for pos in range(R)]
     if any(not nus for nus, _, _ in rb):
         return _empty_plan(sp)
-    # the ranks a draw may have: some nonempty block takes a draw of its segment
-    dom = np.zeros((m, R), dtype=bool)
-    for pos, (nus, _, members) in enumerate(rb):
-        if not members:
-            continue
-        usable = np.array(nus, dtype=np.int64).reshape(len(nus), len(members)).any(axis=0)
-        for g in np.flatnonzero(usable).tolist():
-            dom[members[g], pos] = True
+    dom = _draw_ranks(rb, m, R)
     if m and not dom.any(axis=1).all():
         return _empty_plan(sp)
     eff = [np.where(dom[:, pos], segs[pos], -1) for pos in range(R)]
@@ -493,236 +727,35 @@ def plan_compact(eng: Any, tl: _Timeline, max_rows: int | None = None, max_cells
     nd = sp.nd
     caps = np.array(sp.dims, dtype=np.int64) - 1
     hk = {k: K + i for i, k in enumerate(sp.hk)}   # seat index -> its counter dimension
-
-    # ---- classes per stage: draws with the same segments in every rank still to come
-    sig = np.stack([eff[p] for p in order], axis=1) if m else np.zeros((0, R), dtype=np.int64)
-    classes: list = []
-    cls_of: list = []
-    for i in range(R + 1):
-        _, first, lab = np.unique(sig[:, i:], axis=0, return_index=True, return_inverse=True) if m and i < R \
-            else (None, np.zeros(min(m, 1), dtype=np.int64), np.zeros(m, dtype=np.int64))
-        lab = np.asarray(lab).reshape(-1)
-        # number the classes by their first draw (stable across runs)
-        ordc = np.argsort(np.asarray(first))
-        relab = np.empty(len(ordc), dtype=np.int64)
-        relab[ordc] = np.arange(len(ordc))
-        lab = relab[lab] if m else lab
-        cls = [[] for _ in range(len(ordc))] if m else []
-        for j in range(m):
-            cls[lab[j]].append(j)
-        classes.append(cls)
-        cls_of.append(lab)
-    size = [np.array([len(c) for c in cls], dtype=np.int64) for cls in classes]
-    # a class no rank still to come may take is full; one no rank placed may take is empty
-    must = [np.array([not dom[c[0], order[i:]].any() for c in classes[i]], dtype=bool) for i in range(R + 1)]
-    cannot = [np.array([not dom[c, :][:, order[:i]].any() for c in classes[i]], dtype=bool)
-              for i in range(R + 1)]
-    mults = []
-    for i in range(R + 1):
-        rad = size[i] + 1
-        mult = np.ones(len(rad), dtype=np.int64)
-        acc = 1
-        for ci in range(len(rad)):
-            mult[ci] = acc
-            acc *= int(rad[ci])
-            if acc > (1 << 62):
-                raise PlanTooLarge("too many classes to number the rows")
-        mults.append(mult)
-
-    # ---- the moves of every stage: (block id, counts taken per class of the stage)
-    blocks: list = []
-    moves: list = []
-    for i, pos in enumerate(order):
-        segpos = eff[pos]
-        by_seg: dict = {}
-        for ci, c in enumerate(classes[i]):
-            g = int(segpos[c[0]])
-            if g >= 0:
-                by_seg.setdefault(g, []).append(ci)
-        mv = []
-        nus, bls, _ = rb[pos]
-        for nu, b in zip(nus, bls):
-            bid = len(blocks)
-            blocks.append((pos, b))
-            parts = []
-            for g, c in enumerate(nu):
-                if c:
-                    cl = by_seg.get(g, [])
-                    parts.append((cl, list(_compositions(c, [int(size[i][ci]) for ci in cl]))))
-            if any(not opts for _, opts in parts):
-                continue
-            for combo in itertools.product(*[o for _, o in parts]):
-                cl_l, val_l = [], []
-                for (cl, _), v in zip(parts, combo):
-                    for ci, x in zip(cl, v):
-                        if x:
-                            cl_l.append(ci)
-                            val_l.append(x)
-                mv.append((bid, tuple(cl_l), tuple(val_l)))
-        moves.append(mv)
-
-    # ---- rows: forward (reachable, in codes), then backward (completable)
-    codes = [np.zeros(1, dtype=np.int64)]
-    mats = [np.zeros((1, len(classes[0])), dtype=np.int64)]
-    edges: list = []
-    csr: list = []   # per stage its moves as (offsets, classes, counts taken)
-    total = 1
-    ntr = 0
-    for i in range(R):
-        merge = cls_of[i + 1][[c[0] for c in classes[i]]] if classes[i] else np.zeros(0, dtype=np.int64)
-        pm = mults[i + 1][merge] if len(merge) else np.zeros(0, dtype=np.int64)   # projection of counts
-        P = mats[i] @ pm if len(pm) else np.zeros(len(codes[i]), dtype=np.int64)
-        mv = moves[i]
-        mv_off = np.zeros(len(mv) + 1, dtype=np.int64)
-        mv_off[1:] = np.cumsum([len(x[1]) for x in mv])
-        mv_cls = np.array([c for x in mv for c in x[1]], dtype=np.int64)
-        mv_val = np.array([v for x in mv for v in x[2]], dtype=np.int64)
-        mv_code = np.array([sum(int(pm[c]) * v for c, v in zip(x[1], x[2])) for x in mv], dtype=np.int64)
-        csr.append((mv_off, mv_cls, mv_val))
-        # the next stage's must-be-full and cannot-be-taken classes, checked on the code
-        qs = np.flatnonzero(must[i + 1] | cannot[i + 1])
-        checks = (mults[i + 1][qs], size[i + 1][qs] + 1, np.where(must[i + 1][qs], size[i + 1][qs], 0))
-        chk = tuple(np.ascontiguousarray(x, dtype=np.int64) for x in checks)
-        if _compact is not None and settings.DP_FAST:
-            # the new rows numbered as they first appear (a hash table in C)
-            raw = _compact.expand_dedup(np.ascontiguousarray(mats[i]), P, size[i], mv_off, mv_cls, mv_val,
-                                        mv_code, *chk)
-            src, mvi, inv, ucode = (np.frombuffer(x, dtype=np.int64) for x in raw)
-        else:
-            src, mvi, code = _expand(np.ascontiguousarray(mats[i]), P, size[i], mv_off, mv_cls, mv_val, mv_code, chk)
-            ucode, inv = np.unique(code, return_inverse=True)
-        ntr += len(src)
-        if ntr > 4 * max_transitions:
-            raise PlanTooLarge(f"more than {4 * max_transitions} transitions reached")
-        codes.append(ucode)
-        rad = size[i + 1] + 1
-        mats.append(((ucode[:, None] // mults[i + 1][None, :]) % rad[None, :]).astype(np.int64, copy=False)
-                    if len(classes[i + 1]) else np.zeros((len(ucode), 0), dtype=np.int64))
-        edges.append((src, mvi, inv))
-        total += len(ucode)
-        if total > 4 * max_rows:
-            raise PlanTooLarge(f"more than {4 * max_rows} rows reached")
-    if not len(codes[R]):
+    st = _stage_classes(dom, eff, order, m, R)
+    blocks, moves = _stage_moves(rb, eff, order, st)
+    # rows: forward (reachable, in codes), then backward (completable)
+    codes, mats, edges, csr = _reachable_rows(st, moves, R, max_rows, max_transitions)
+    live = _completable_rows(codes, edges, R) if len(codes[R]) else None
+    if live is None:
         return _empty_plan(sp)
-    live = [None] * (R + 1)
-    live[R] = np.ones(len(codes[R]), dtype=bool)
-    for i in range(R - 1, -1, -1):
-        src, mvi, dst = edges[i]
-        lv = np.zeros(len(codes[i]), dtype=bool)
-        lv[src[live[i + 1][dst]]] = True
-        live[i] = lv
-    if not live[0].any():
-        return _empty_plan(sp)
-    for i in range(R):   # keep the moves between live rows only
-        src, mvi, dst = edges[i]
-        ok = live[i][src] & live[i + 1][dst]
-        edges[i] = (src[ok], mvi[ok], dst[ok])
-
-    # ---- capacity boxes (forward reach meets backward completion), dead rows pruned
-    blo = np.zeros((len(blocks), nd), dtype=np.int64)
-    bhi = np.zeros((len(blocks), nd), dtype=np.int64)
-    binc: list = []
-    for bid, (pos, b) in enumerate(blocks):
-        inc = np.zeros((len(b.w), nd), dtype=np.int64)
-        inc[:, :K] = b.X
-        for k, d in hk.items():
-            inc[:, d] = (b.X[:, k] == S).astype(np.int64)
-        binc.append(inc)
-        blo[bid] = inc.min(axis=0)
-        bhi[bid] = inc.max(axis=0)
-    mv_blk = [np.array([x[0] for x in mv], dtype=np.int64) for mv in moves]
-    term_lo = np.zeros(nd, dtype=np.int64)
-    term_hi = np.zeros(nd, dtype=np.int64)
-    term_lo[:K] = term_hi[:K] = H
-    for i, (lo_, cap_) in enumerate(zip(op.lows, op.caps)):
-        term_lo[K + i] = lo_
-        term_hi[K + i] = cap_
-    if _compact is not None and settings.DP_FAST:
-        boxes = _boxes_c(codes, edges, mv_blk, blo, bhi, caps, term_lo, term_hi, live)
-    else:
-        boxes = _boxes_numpy(codes, edges, mv_blk, blo, bhi, caps, term_lo, term_hi, live)
+    binc, mv_blk, term_lo, term_hi, boxes = _row_boxes(blocks, moves, codes, edges, live, op, caps, hk, K, H, S)
     if boxes is None or not live[R].any():
         return _empty_plan(sp)
-
-    # ---- number the live rows, lay out their boxes, list the transitions
-    gid, row_stage, row_lo, row_dim = [], [], [], []
-    n = 0
-    for i in range(R + 1):
-        lv = np.flatnonzero(live[i])
-        g = np.full(len(codes[i]), -1, dtype=np.int64)
-        g[lv] = np.arange(n, n + len(lv))
-        gid.append(g)
-        n += len(lv)
-        lo, hi = boxes[i]
-        row_stage.append(np.full(len(lv), i, dtype=np.int64))
-        row_lo.append(lo[lv])
-        row_dim.append(hi[lv] - lo[lv] + 1)
-    if n > max_rows:
-        raise PlanTooLarge(f"{n} rows (at most {max_rows})")
-    row_lo = np.concatenate(row_lo).astype(np.int64)
-    row_dim = np.concatenate(row_dim).astype(np.int64)
-    vol = np.prod(row_dim, axis=1)
-    cells = int(vol.sum())
-    if cells > max_cells:
-        raise PlanTooLarge(f"{cells} box cells (at most {max_cells})")
-    row_off = np.concatenate([[0], np.cumsum(vol)[:-1]]).astype(np.int64)
+    lay = _lay_out_rows(live, boxes, codes, R, max_rows, max_cells)
     binom = np.array([[comb(a, b) for b in range(S + 1)] for a in range(max(m, S) + 1)], dtype=np.float64)
     xn = np.array([len(b.w) for _, b in blocks], dtype=np.int64)
-    tr_src, tr_dst, tr_coef, tr_blk, tr_slot = [], [], [], [], []
-    slots: list = []
-    work = 0
-    for i in range(R):
-        src, mvi, dst = edges[i]
-        ok = live[i][src] & live[i + 1][dst]
-        if not ok.all():
-            if not ok.any():
-                continue
-            src, mvi, dst = src[ok], mvi[ok], dst[ok]
-        mv = moves[i]
-        mv_off, mv_cls, mv_val = csr[i]
-        coef = _coefs(mats[i], src, mvi, mv_off, mv_cls, mv_val, size[i], binom)
-        # the moves used, in order, and each transition's index among them (np.unique's answer)
-        present = np.zeros(len(mv), dtype=bool)
-        present[mvi] = True
-        umv = np.flatnonzero(present)
-        inv = (np.cumsum(present) - 1)[mvi]
-        base = len(slots)
-        slots += [(i, mv[k][0], mv[k][1]) for k in umv.tolist()]
-        sg, dg = gid[i][src], gid[i + 1][dst]
-        b_ = mv_blk[i][mvi]
-        tr_src.append(sg)
-        tr_dst.append(dg)
-        tr_coef.append(coef)
-        tr_blk.append(b_)
-        tr_slot.append(base + inv)
-        # the cells of the source boxes times the block rows (an upper bound on the
-        # multiply-adds of one pass), plus a pair's fixed cost (about 30 cells' worth)
-        work += int((vol[sg] * xn[b_]).sum()) + settings.COMPACT_PAIR_COST * int(xn[b_].sum())
+    tr_src, tr_dst, tr_coef, tr_blk, tr_slot, slots, work = _transitions(
+        edges, live, moves, csr, mats, st.size, lay, mv_blk, xn, binom, R)
     ntr = int(sum(len(x) for x in tr_src))
     if ntr > max_transitions:
         raise PlanTooLarge(f"{ntr} transitions (at most {max_transitions})")
     if work > max_work:
         raise PlanTooLarge(f"{work} multiply-adds (at most {max_work})")
-    def cat(xs, dt):
-        return np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dtype=dt)
-
-    blk_off = np.concatenate([[0], np.cumsum(xn)[:-1]]).astype(np.int64)
-    x_inc = np.concatenate(binc) if binc else np.zeros((0, nd), dtype=np.int64)
-    x_w = np.concatenate([b.weights(float) for _, b in blocks]) if blocks else np.zeros(0)
-    x_split = np.full(len(x_w), -1, dtype=np.int64)
-    at = 0
-    for _, b in blocks:
-        for k, d in hk.items():
-            x_split[at:at + len(b.w)][b.X[:, k] == S] = d
-        at += len(b.w)
-    info = {"draws": m, "classes": [len(c) for c in classes], "rows": int(n), "blocks": len(blocks),
-            "transitions": ntr, "cells": cells, "work": int(work)}
-    return CompactPlan(order, nd, caps, np.concatenate(row_stage), row_lo, row_dim, row_off, cells,
-                       cat(tr_src, np.int64), cat(tr_dst, np.int64), cat(tr_coef, np.float64),
-                       cat(tr_blk, np.int64), cat(tr_slot, np.int64), blk_off, xn,
+    blk_off, x_inc, x_w, x_split = _block_rows(blocks, binc, xn, hk, S, nd)
+    info = {"draws": m, "classes": [len(c) for c in st.classes], "rows": int(lay.n), "blocks": len(blocks),
+            "transitions": ntr, "cells": lay.cells, "work": int(work)}
+    return CompactPlan(order, nd, caps, lay.stage, lay.lo, lay.dim, lay.off, lay.cells,
+                       _cat(tr_src, np.int64), _cat(tr_dst, np.int64), _cat(tr_coef, np.float64),
+                       _cat(tr_blk, np.int64), _cat(tr_slot, np.int64), blk_off, xn,
                        np.ascontiguousarray(x_inc, dtype=np.int64), np.ascontiguousarray(x_w, dtype=np.float64),
-                       x_split, blocks, slots, classes, int(gid[0][np.flatnonzero(live[0])[0]]),
-                       int(gid[R][np.flatnonzero(live[R])[0]]), term_lo, term_hi, int(work), info)
+                       x_split, blocks, slots, st.classes, int(lay.gid[0][np.flatnonzero(live[0])[0]]),
+                       int(lay.gid[R][np.flatnonzero(live[R])[0]]), term_lo, term_hi, int(work), info)
 
 
 def _empty_plan(sp: Any) -> CompactPlan:

@@ -177,82 +177,93 @@ class _DP:
         #: reference (``settings.DP_FAST`` False forces it)
         self.fast = settings.DP_FAST and _drawdp is not None and (dtype is float or dtype is np.int64)
         N = sp.N
-        full = (1 << m) - 1
         self.vb = vblocks
         self.order = block_order(vblocks, m) if order is None else list(order)
         self.stage = {pos: i for i, pos in enumerate(self.order)}
         R = len(self.order)
         live = _DP.live_rows(vblocks, m, self.order) if rows is None else rows
-        term = sp.terminal
         #: large tables (at least ``settings.PARALLEL_CELLS`` cells forward) through the C kernels:
         #: the passes and the context sums run in two threads
         self.parallel = self.fast and sum(len(r) for r in live) * (N + 1) >= settings.PARALLEL_CELLS
         self.F: list = []
         self.T: list = [None] * (R + 1)
-
-        def forward() -> None:
-            """F[i] = (row of each live subset, array live x (N+1)) before block ``i``."""
-            F = np.zeros((1, N + 1), dtype=dtype)
-            F[0, sp.origin] = 1
-            rows = live[0]
-            self.F.append((rows, F))
-            for i, pos in enumerate(self.order):
-                masks = rows.masks
-                nrows = live[i + 1]
-                look = nrows.finder(m)
-                nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
-                for t, b in vblocks[pos]:
-                    ri = ((masks & t) == 0).nonzero()[0]
-                    ro = look(masks[ri] | t)
-                    ok = ro >= 0
-                    if ok.any():
-                        self._add(nxt, ro[ok], F, ri[ok], b, -1)
-                rows, F = nrows, nxt
-                self.F.append((rows, F))
-            self.total = (F[rows[full], :N][term]).sum() if full in rows else 0
-
-        def backward_pass(stop: int) -> None:
-            """T[i]: the count of completions from each state after block ``i - 1``."""
-            Tm = np.zeros((1, N + 1), dtype=dtype)
-            Tm[0, :N][term] = 1
-            trows = _Rows(np.array([full], dtype=np.int64))
-            self.T[R] = (trows, Tm)
-            for i in range(R - 1, stop - 1, -1):
-                # the rows before block i are the live subsets there (each completes)
-                masks = trows.masks
-                prows = _Rows(live[i].masks)
-                look = prows.finder(m, keep=True)
-                prev = np.zeros((max(1, len(prows)), N + 1), dtype=dtype)
-                for t, b in vblocks[self.order[i]]:
-                    ri = ((masks & t) == t).nonzero()[0]
-                    ro = look(masks[ri] ^ t)
-                    ok = ro >= 0
-                    if ok.any():
-                        self._add(prev, ro[ok], Tm, ri[ok], b, 1)
-                trows, Tm = prows, prev
-                self.T[i] = (trows, Tm)
-                if stream is not None:
-                    stream(self, i)
-                    self.T[i + 1] = None
-
         if stream is not None:
-            forward()
-            backward_pass(0)
+            self._forward(live)
+            self._backward(live, 0, stream)
             return
         if backward is False:
-            forward()
-            Tm = np.zeros((1, N + 1), dtype=dtype)
-            Tm[0, :N][term] = 1
-            self.T[R] = (_Rows(np.array([full], dtype=np.int64)), Tm)
+            self._forward(live)
+            self.T[R] = self._completions()
             return
         stop = 0 if backward is True else int(backward)
         if self.parallel:
             # the C kernels release the GIL: the backward pass (it needs only the live
             # subsets, not the forward tables) runs in a second thread
-            _side_by_side(forward, lambda: backward_pass(stop), "cardmind-dp-backward")
+            _side_by_side(lambda: self._forward(live), lambda: self._backward(live, stop, None),
+                          "cardmind-dp-backward")
         else:
-            forward()
-            backward_pass(stop)
+            self._forward(live)
+            self._backward(live, stop, None)
+
+    def _completions(self) -> tuple:
+        """``T[R]``, after the last block: one row (every free draw used), 1 at the terminal
+        capacity states, 0 elsewhere (array ``1 x (N + 1)`` of ``dtype``)."""
+        sp = self.sp
+        Tm = np.zeros((1, sp.N + 1), dtype=self.dtype)
+        Tm[0, :sp.N][sp.terminal] = 1
+        return _Rows(np.array([(1 << self.m) - 1], dtype=np.int64)), Tm
+
+    def _forward(self, live: list) -> None:
+        """The forward pass: ``F[i]`` = (the :class:`_Rows` of the live subsets ``live[i]``,
+        array live x (N+1) of ``dtype``), the count of the ways the blocks before block ``i``
+        reach each state; then ``total``, the count at the terminal states."""
+        sp, dtype, m = self.sp, self.dtype, self.m
+        N = sp.N
+        F = np.zeros((1, N + 1), dtype=dtype)
+        F[0, sp.origin] = 1
+        rows = live[0]
+        self.F.append((rows, F))
+        for i, pos in enumerate(self.order):
+            masks = rows.masks
+            nrows = live[i + 1]
+            look = nrows.finder(m)
+            nxt = np.zeros((max(1, len(nrows)), N + 1), dtype=dtype)
+            for t, b in self.vb[pos]:
+                ri = ((masks & t) == 0).nonzero()[0]
+                ro = look(masks[ri] | t)
+                ok = ro >= 0
+                if ok.any():
+                    self._add(nxt, ro[ok], F, ri[ok], b, -1)
+            rows, F = nrows, nxt
+            self.F.append((rows, F))
+        full = (1 << m) - 1
+        self.total = (F[rows[full], :N][sp.terminal]).sum() if full in rows else 0
+
+    def _backward(self, live: list, stop: int, stream) -> None:
+        """The backward pass down to block ``stop``: ``T[i]``, the count of the completions
+        from each state after block ``i - 1`` (rows: the live subsets ``live[i]``); with
+        ``stream``, calls ``stream(self, i)`` once ``T[i]`` is there and drops ``T[i + 1]``."""
+        m = self.m
+        N = self.sp.N
+        R = len(self.order)
+        trows, Tm = self.T[R] = self._completions()
+        for i in range(R - 1, stop - 1, -1):
+            # the rows before block i are the live subsets there (each completes)
+            masks = trows.masks
+            prows = _Rows(live[i].masks)
+            look = prows.finder(m, keep=True)
+            prev = np.zeros((max(1, len(prows)), N + 1), dtype=self.dtype)
+            for t, b in self.vb[self.order[i]]:
+                ri = ((masks & t) == t).nonzero()[0]
+                ro = look(masks[ri] ^ t)
+                ok = ro >= 0
+                if ok.any():
+                    self._add(prev, ro[ok], Tm, ri[ok], b, 1)
+            trows, Tm = prows, prev
+            self.T[i] = (trows, Tm)
+            if stream is not None:
+                stream(self, i)
+                self.T[i + 1] = None
 
     @staticmethod
     def live_rows(vblocks: list, m: int, order: list, limit: int | None = None) -> list[_Rows] | None:

@@ -165,7 +165,7 @@ class DrawEngine(Sampler):
         count): one pass per *branch* (no seat dealt the rank complete, or one seat with
         face-down dealt books dealt it complete), then the candidate rows are filtered."""
         t = self.t
-        o, S, K = t.observer, t.S, t.K
+        S, K = t.S, t.K
         op = tl.opening(cut)
         sp = self._space(op)
         k_r = sum(1 for x in tl.kdraws[r] if x < cut)
@@ -177,97 +177,19 @@ class DrawEngine(Sampler):
         if D:
             evs += [(tl.draws[j].time, _UDRAW, j) for j in D]
             evs.sort(key=lambda e: e[0])
-        ri = t.rank_index[r]
-        kidx = t.kidx
         top = min(self.H, S, lim)
         branches: list = [None] + [k for k, s in enumerate(t.others) if op.hb.get(s) and s != op.pos]
         parts = []
         for br in branches:
-            lo, hi = [0] * K, [top] * K
-            off, reset = [0] * K, [False] * K
-            booked = -1
-            for k, s in enumerate(t.others):
-                kn = op.known.get(s, ())
-                if r in kn or br == k:
-                    lo[k] = max(lo[k], S)
-                    reset[k], booked = True, s
-                elif op.hb.get(s):
-                    if s != op.pos:
-                        hi[k] = min(hi[k], S - 1)
-                elif op.final or s < op.last or (s == op.last and kn and ri < max(t.rank_index[q] for q in kn)):
-                    hi[k] = min(hi[k], S - 1)
-            ok = True
-
-            def need(k, a, b):  # the count of seat k is in [a, b] now
-                nonlocal ok
-                if reset[k]:
-                    if not a <= off[k] <= b:
-                        ok = False
-                else:
-                    lo[k] = max(lo[k], a - off[k])
-                    hi[k] = min(hi[k], b - off[k])
-                    if lo[k] > hi[k]:
-                        ok = False
-
-            def window(k, seat, outcome):
-                nonlocal booked
-                if outcome == "book":
-                    need(k, S, S)
-                    reset[k], off[k], booked = True, 0, seat
-                elif outcome == "nobook":
-                    need(k, -99, S - 1)
-
-            for e in evs:
-                code = e[1]
-                if code == _HAS:
-                    need(kidx[e[2]], 1, 99)
-                elif code == _NONE:
-                    need(kidx[e[2]], 0, 0)
-                elif code == _GIVE:
-                    tg, a, n = e[2], e[3], e[4]
-                    if tg != o:
-                        k = kidx[tg]
-                        need(k, n, 99)
-                        off[k] -= n
-                        if self.give_all:
-                            need(k, 0, 0)
-                    if a != o:
-                        off[kidx[a]] += n
-                elif code == _KDRAW:
-                    off[kidx[e[2]]] += 1
-                elif code == _WIN:
-                    window(kidx[e[2]], e[2], tl.outcome(e[3], cut))
-                elif code == _UDRAW:
-                    d = tl.draws[e[2]]
-                    off[d.k] += 1
-                    window(d.k, d.seat, tl.outcome(d.win, cut))
-                else:  # _ASKBOOK
-                    a, tg, success = e[2], e[3], e[4]
-                    if booked == a or success != (booked == tg):
-                        ok = False
-                    if success:
-                        booked = a
-                if not ok:
-                    break
-            if ok:
-                parts.append((lo, hi, off, reset))
+            bounds = self._replay_branch(tl, r, evs, cut, op, br, top)
+            if bounds is not None:
+                parts.append(bounds)
         if not parts:
             return _empty_block(K)
-        ids_all = sp.rows_upto(lim)
-        Xall = sp.X[ids_all]
-        sel_ids, sel_fc = [], []
-        for lo, hi, off, reset in parts:
-            m = ((Xall >= np.array(lo)) & (Xall <= np.array(hi))).all(axis=1)
-            if not m.any():
-                continue
-            X = Xall[m]
-            fc = np.where(np.array(reset), 0, X) + np.array(off)
-            sel_ids.append(ids_all[m])
-            sel_fc.append(fc)
-        if not sel_ids:
+        rows = _branch_rows(sp, lim, parts)
+        if rows is None:
             return _empty_block(K)
-        ids = np.concatenate(sel_ids) if len(sel_ids) > 1 else sel_ids[0]
-        cnt = np.concatenate(sel_fc) if len(sel_fc) > 1 else sel_fc[0]
+        ids, cnt = rows
         X = sp.X[ids]
         st = lim - sp.xsum[ids]
         # identity multiplicity: cards first handed over came from the giver's dealt hand or
@@ -277,28 +199,90 @@ class DrawEngine(Sampler):
             den = np.prod(_FACT[X], axis=1) * _FACT[st]
             w = _FACT[nf] // den
             return _Block(ids, w, cnt, st, X)
-        pats: Counter = Counter()
-        opts = []
-        for k, tm in fa:
-            opts.append([("deal", k)] + [("draw", j) for j in D if tl.draws[j].k == k and tl.draws[j].time < tm])
-        for choice in iproduct(*opts):
-            slots = [c[1] for c in choice if c[0] == "draw"]
-            if len(set(slots)) != len(slots):
-                continue
-            kv = [0] * K
-            for c in choice:
-                if c[0] == "deal":
-                    kv[c[1]] += 1
-            pats[tuple(kv)] += 1
-        w = np.zeros(len(ids), dtype=np.int64)
-        free = _FACT[nf - len(fa)] if nf >= len(fa) else 0
-        for kv, npat in pats.items():
-            rest = X - np.array(kv, dtype=np.int64)
-            okr = (rest >= 0).all(axis=1)
-            den = np.prod(_FACT[np.maximum(rest, 0)], axis=1) * _FACT[st]
-            w += np.where(okr, npat * free // den, 0)
+        w = _handed_over_identities(tl, fa, D, K, nf, X, st)
         keep = np.flatnonzero(w > 0)
         return _Block(ids[keep], w[keep], cnt[keep], st[keep], X[keep])
+
+    def _replay_branch(self, tl: _Timeline, r: str, evs: list, cut: int, op: _Opening, br: int | None,
+                       top: int) -> tuple | None:
+        """One branch of :meth:`_build`: rank ``r``'s facts ``evs`` (time order, the unseen
+        draws of ``r`` among them) replayed for the record cut before event ``cut`` when no
+        seat was dealt ``r`` complete (``br`` None) or other seat ``br`` (an index) was:
+        ``(lo, hi, off, reset)``, per other seat the dealt counts ``lo..hi`` (at most
+        ``top``) that meet every fact, the count's offset now from the dealt count, and
+        ``reset`` when a book made it a known count (``off`` is then the count); ``None``
+        when no dealt counts do."""
+        t = self.t
+        o, S, K = t.observer, t.S, t.K
+        kidx = t.kidx
+        ri = t.rank_index[r]
+        lo, hi = [0] * K, [top] * K
+        off, reset = [0] * K, [False] * K
+        booked = -1
+        for k, s in enumerate(t.others):
+            kn = op.known.get(s, ())
+            if r in kn or br == k:
+                lo[k] = max(lo[k], S)
+                reset[k], booked = True, s
+            elif op.hb.get(s):
+                if s != op.pos:
+                    hi[k] = min(hi[k], S - 1)
+            elif op.final or s < op.last or (s == op.last and kn and ri < max(t.rank_index[q] for q in kn)):
+                hi[k] = min(hi[k], S - 1)
+        ok = True
+
+        def need(k, a, b):  # the count of seat k is in [a, b] now
+            nonlocal ok
+            if reset[k]:
+                if not a <= off[k] <= b:
+                    ok = False
+            else:
+                lo[k] = max(lo[k], a - off[k])
+                hi[k] = min(hi[k], b - off[k])
+                if lo[k] > hi[k]:
+                    ok = False
+
+        def window(k, seat, outcome):
+            nonlocal booked
+            if outcome == "book":
+                need(k, S, S)
+                reset[k], off[k], booked = True, 0, seat
+            elif outcome == "nobook":
+                need(k, -99, S - 1)
+
+        for e in evs:
+            code = e[1]
+            if code == _HAS:
+                need(kidx[e[2]], 1, 99)
+            elif code == _NONE:
+                need(kidx[e[2]], 0, 0)
+            elif code == _GIVE:
+                tg, a, n = e[2], e[3], e[4]
+                if tg != o:
+                    k = kidx[tg]
+                    need(k, n, 99)
+                    off[k] -= n
+                    if self.give_all:
+                        need(k, 0, 0)
+                if a != o:
+                    off[kidx[a]] += n
+            elif code == _KDRAW:
+                off[kidx[e[2]]] += 1
+            elif code == _WIN:
+                window(kidx[e[2]], e[2], tl.outcome(e[3], cut))
+            elif code == _UDRAW:
+                d = tl.draws[e[2]]
+                off[d.k] += 1
+                window(d.k, d.seat, tl.outcome(d.win, cut))
+            else:  # _ASKBOOK
+                a, tg, success = e[2], e[3], e[4]
+                if booked == a or success != (booked == tg):
+                    ok = False
+                if success:
+                    booked = a
+            if not ok:
+                break
+        return (lo, hi, off, reset) if ok else None
 
     def variants(self, tl: _Timeline, fixed: dict, free: list, cut: int, allowed: set | None = None,
                  domains: dict | None = None) -> list:
@@ -585,6 +569,60 @@ class DrawEngine(Sampler):
         for _ in range(len(acc_b), len(tl.hidden)):
             acc_b.append(({}, {}))
         return _Answer(exact, total, acc_h, acc_b, total, leaves=len(parts))
+
+
+def _branch_rows(sp: _Space, lim: int, parts: list) -> tuple | None:
+    """The capacity space's rows (at most ``lim`` dealt cards of the rank in all) within the
+    bounds of some branch of :meth:`DrawEngine._build` (``parts``: ``(lo, hi, off, reset)``
+    per branch): ``(ids, fc)``, int64 row ids branch by branch and int64 rows x seats, the
+    counts the seats hold now; ``None`` when there is none."""
+    ids_all = sp.rows_upto(lim)
+    Xall = sp.X[ids_all]
+    sel_ids, sel_fc = [], []
+    for lo, hi, off, reset in parts:
+        m = ((Xall >= np.array(lo)) & (Xall <= np.array(hi))).all(axis=1)
+        if not m.any():
+            continue
+        X = Xall[m]
+        fc = np.where(np.array(reset), 0, X) + np.array(off)
+        sel_ids.append(ids_all[m])
+        sel_fc.append(fc)
+    if not sel_ids:
+        return None
+    ids = np.concatenate(sel_ids) if len(sel_ids) > 1 else sel_ids[0]
+    cnt = np.concatenate(sel_fc) if len(sel_fc) > 1 else sel_fc[0]
+    return ids, cnt
+
+
+def _handed_over_identities(tl: _Timeline, fa: list, D: tuple, K: int, nf: int, X: np.ndarray,
+                            st: np.ndarray) -> np.ndarray:
+    """The identity multiplicity of a rank's block rows when cards of it were first handed
+    over (``fa``: ``(giver's seat index, time)`` per card) and its unseen draws ``D`` are of
+    it: int64 per row (``X``: dealt counts, rows x ``K``; ``st``: the stock's cards), the
+    sum over the patterns (each card from the giver's dealt hand or one of its unseen draws
+    of the rank before, each draw at most once) of ``(nf - len(fa))! / (prod (X - kv)! *
+    st!)``, ``kv`` the cards per seat from dealt hands (0 where a seat has too few)."""
+    pats: Counter = Counter()
+    opts = []
+    for k, tm in fa:
+        opts.append([("deal", k)] + [("draw", j) for j in D if tl.draws[j].k == k and tl.draws[j].time < tm])
+    for choice in iproduct(*opts):
+        slots = [c[1] for c in choice if c[0] == "draw"]
+        if len(set(slots)) != len(slots):
+            continue
+        kv = [0] * K
+        for c in choice:
+            if c[0] == "deal":
+                kv[c[1]] += 1
+        pats[tuple(kv)] += 1
+    w = np.zeros(len(X), dtype=np.int64)
+    free = _FACT[nf - len(fa)] if nf >= len(fa) else 0
+    for kv, npat in pats.items():
+        rest = X - np.array(kv, dtype=np.int64)
+        okr = (rest >= 0).all(axis=1)
+        den = np.prod(_FACT[np.maximum(rest, 0)], axis=1) * _FACT[st]
+        w += np.where(okr, npat * free // den, 0)
+    return w
 
 
 def _as_integers(total: float, hold: dict, books: list) -> tuple | None:

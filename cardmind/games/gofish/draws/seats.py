@@ -137,117 +137,135 @@ def seat_block(eng: Any, tl: _Timeline, pos: int, k: int, D: tuple, askbook: boo
     else:
         modes = [None]
     capped = op.final or s < op.last or (s == op.last and kn and pos < max(t.rank_index[q] for q in kn))
-    give_all = eng.give_all
     xs, fcs, mades = [], [], []
     for complete in modes:
-        lo, hi = 0, min(H, S)
-        off, reset, mine = 0, False, False
-        owner = None   # phase 2: the seat now holding the book, when known (-2: this seat)
-        if complete:
-            lo, reset, mine, owner = S, True, True, -2
-        elif complete is False or capped:
-            hi = min(hi, S - 1)
-        ok = True
-        for e in evs:
-            code = e[1]
-            if code == _HAS:
-                a, b = 1, 99
-            elif code == _NONE:
-                a, b = 0, 0
-            elif code == _GIVE:
-                tg, asker, n = e[2], e[3], e[4]
-                if tg == s:
-                    if reset:
-                        ok = off >= n
-                    else:
-                        lo = max(lo, n - off)
-                    off -= n
-                    if give_all:
-                        if reset:
-                            ok = ok and off == 0
-                        else:
-                            lo, hi = max(lo, -off), min(hi, -off)
-                if asker == s:
-                    off += n
-                if not ok or lo > hi:
-                    ok = False
-                    break
-                continue
-            elif code == _KDRAW:
-                off += 1
-                continue
-            elif code == _ASKBOOK:
-                if not askbook:
-                    continue
-                a_, tg_, success = e[2], e[3], e[4]
-                if owner is None:
-                    continue   # not this seat's book (yet): another seat's replay checks it
-                holder = s if owner == -2 else owner
-                if holder == a_ or success != (holder == tg_):
-                    ok = False
-                    break
-                if success:
-                    owner = a_
-                continue
-            else:  # _WIN or _UDRAW: a gain; the window after it
-                if code == _UDRAW:
-                    off += 1
-                    outcome = tl.outcome(tl.draws[e[2]].win, tl.n)
-                else:
-                    outcome = tl.outcome(e[3], tl.n)
-                if outcome == "book":
-                    a, b = S, S
-                elif outcome == "nobook":
-                    a, b = -99, S - 1
-                else:
-                    continue
-                if reset:
-                    ok = a <= off <= b
-                else:
-                    lo, hi = max(lo, a - off), min(hi, b - off)
-                    ok = lo <= hi
-                if not ok:
-                    break
-                if outcome == "book":
-                    reset, off, mine, owner = True, 0, True, -2
-                continue
-            # _HAS / _NONE
-            if reset:
-                ok = a <= off <= b
-            else:
-                lo, hi = max(lo, a - off), min(hi, b - off)
-                ok = lo <= hi
-            if not ok:
-                break
-        if not ok or lo > hi:
+        bounds = _replay_seat(tl, evs, s, _seat_start(complete, capped, S, H), askbook, S, eng.give_all)
+        if bounds is None:
             continue
+        lo, hi, off, reset, mine = bounds
         for x in range(lo, hi + 1):
             xs.append(x)
             fcs.append(off if reset else x + off)
             mades.append(1 if (mine and askbook) else 0)
     x = np.array(xs, dtype=np.int64)
-    # identity count: this seat's cards first handed over came from its dealt hand or one of
-    # its unseen draws of the rank before
-    fa = [tm for kk, tm in tl.first[r] if kk == k]
-    if not fa:
-        w = 1.0 / _FACT_F[x] if len(x) else np.zeros(0)
-    else:
-        pats: dict = {}
-        opts = [[None] + [j for j in D if tl.draws[j].time < tm] for tm in fa]
-        for choice in itertools.product(*opts):
-            used = [c for c in choice if c is not None]
-            if len(set(used)) != len(used):
-                continue
-            kv = len(choice) - len(used)
-            pats[kv] = pats.get(kv, 0) + 1
-        w = np.zeros(len(x))
-        for kv, npat in pats.items():
-            rest = x - kv
-            w += np.where(rest >= 0, npat / _FACT_F[np.maximum(rest, 0)], 0.0)
+    w = _seat_identities(tl, r, k, D, x)
     keep = w > 0
     got = SeatBlock(x[keep], w[keep], np.array(fcs, dtype=np.int64)[keep], np.array(mades, dtype=np.int64)[keep])
     cache[key] = got
     return got
+
+
+def _seat_start(complete: bool | None, capped: bool, S: int, H: int) -> tuple:
+    """A seat's state before any fact of a rank, in one branch (``complete``: ``True`` the
+    seat was dealt the rank complete and laid it, ``False`` it has face-down dealt books and
+    was not, ``None``: no such question; ``capped``: it cannot have been dealt the rank
+    complete): ``(lo, hi, off, reset, mine, owner)`` as :func:`_replay_seat` keeps them."""
+    lo, hi = 0, min(H, S)
+    off, reset, mine = 0, False, False
+    owner = None   # phase 2: the seat now holding the book, when known (-2: this seat)
+    if complete:
+        lo, reset, mine, owner = S, True, True, -2
+    elif complete is False or capped:
+        hi = min(hi, S - 1)
+    return lo, hi, off, reset, mine, owner
+
+
+def _replay_seat(tl: _Timeline, evs: list, s: int, start: tuple, askbook: bool, S: int,
+                 give_all: bool) -> tuple | None:
+    """Replay seat ``s``'s facts of one rank (``evs``: its ops and its unseen draws of the
+    rank, in time order) from ``start`` (:func:`_seat_start`): ``(lo, hi, off, reset,
+    mine)``, the dealt counts ``lo..hi`` that meet every fact, the count's offset now (from
+    the dealt count, or after a book the count itself: ``reset``) and whether the seat made
+    the book (``owner``: in phase 2 the seat now holding it, -2 this seat); ``None`` when no
+    dealt count does."""
+    lo, hi, off, reset, mine, owner = start
+    ok = True
+    for e in evs:
+        code = e[1]
+        if code == _HAS:
+            a, b = 1, 99
+        elif code == _NONE:
+            a, b = 0, 0
+        elif code == _GIVE:
+            tg, asker, n = e[2], e[3], e[4]
+            if tg == s:
+                if reset:
+                    ok = off >= n
+                else:
+                    lo = max(lo, n - off)
+                off -= n
+                if give_all:
+                    if reset:
+                        ok = ok and off == 0
+                    else:
+                        lo, hi = max(lo, -off), min(hi, -off)
+            if asker == s:
+                off += n
+            if not ok or lo > hi:
+                ok = False
+                break
+            continue
+        elif code == _KDRAW:
+            off += 1
+            continue
+        elif code == _ASKBOOK:
+            if not askbook:
+                continue
+            a_, tg_, success = e[2], e[3], e[4]
+            if owner is None:
+                continue   # not this seat's book (yet): another seat's replay checks it
+            holder = s if owner == -2 else owner
+            if holder == a_ or success != (holder == tg_):
+                ok = False
+                break
+            if success:
+                owner = a_
+            continue
+        else:  # _WIN or _UDRAW: a gain; the window after it
+            if code == _UDRAW:
+                off += 1
+                outcome = tl.outcome(tl.draws[e[2]].win, tl.n)
+            else:
+                outcome = tl.outcome(e[3], tl.n)
+            if outcome == "open":
+                continue
+            a, b = (S, S) if outcome == "book" else (-99, S - 1)
+        # _HAS, _NONE, or a gain's outcome: the count is in [a, b] now
+        if reset:
+            ok = a <= off <= b
+        else:
+            lo, hi = max(lo, a - off), min(hi, b - off)
+            ok = lo <= hi
+        if not ok:
+            break
+        if (code == _WIN or code == _UDRAW) and outcome == "book":
+            reset, off, mine, owner = True, 0, True, -2
+    if not ok or lo > hi:
+        return None
+    return lo, hi, off, reset, mine
+
+
+def _seat_identities(tl: _Timeline, r: str, k: int, D: tuple, x: np.ndarray) -> np.ndarray:
+    """Seat ``k``'s share of rank ``r``'s identity count for each dealt count ``x`` (int64
+    array): float64 ``sum over patterns npat / (x - kv)!``, where a pattern says which of the
+    seat's cards first handed over came from its dealt hand (``kv`` of them) and which from
+    one of its unseen draws ``D`` of the rank before (each draw at most once)."""
+    fa = [tm for kk, tm in tl.first[r] if kk == k]
+    if not fa:
+        return 1.0 / _FACT_F[x] if len(x) else np.zeros(0)
+    pats: dict = {}
+    opts = [[None] + [j for j in D if tl.draws[j].time < tm] for tm in fa]
+    for choice in itertools.product(*opts):
+        used = [c for c in choice if c is not None]
+        if len(set(used)) != len(used):
+            continue
+        kv = len(choice) - len(used)
+        pats[kv] = pats.get(kv, 0) + 1
+    w = np.zeros(len(x))
+    for kv, npat in pats.items():
+        rest = x - kv
+        w += np.where(rest >= 0, npat / _FACT_F[np.maximum(rest, 0)], 0.0)
+    return w
 
 
 _FACT_F = np.array([float(factorial(i)) for i in range(64)])
