@@ -431,46 +431,6 @@ class GoFishBelief(ModelWeighing, ConsistencyChecks, Tracker):
         return pop
 
     @property
-    def model_used(self) -> str:
-        """The player model the answer weighs the deals by: :attr:`model_name` (``"uniform"``
-        with the ``reference`` engine, and with two players where the joint filter cannot
-        answer: the draw engine's answer is the constraint-only one)."""
-        if self.model_name == "uniform" or self.engine == "reference":
-            return "uniform"
-        if self.players >= 3:
-            return self.model_name
-        self._answer()
-        return self.model_name if self._ffs else "uniform"
-
-    @property
-    def model_fit(self) -> dict[str, Any] | None:
-        """How the player model weighs the other player (two players, a model other than
-        ``uniform``): ``{"seat", "asks" (its asks weighed), "weights" {model: share}}``;
-        ``weights`` is ``auto``'s mixture (each model's posterior probability given the asks,
-        equal prior odds) or ``{name: 1.0}`` for a fixed model. With three or more players
-        ``{"seats": [{"seat", "asks" (all its asks), "weighed" (the recent ones read),
-        "weights"}, ...]}``, one per other seat (:meth:`_reweigh`). ``None`` when no model
-        applies (:attr:`model_used` is ``"uniform"``)."""
-        if self.model_used == "uniform":
-            return None
-        if self.players >= 3:
-            self._answer()
-            return {"seats": [dict(f, weights=dict(f["weights"])) for f in self._multi_fit or []]}
-        seat = self.others[0]
-        weights = dict(self._auto_weights) if self._auto_weights is not None else {self.model_name: 1.0}
-        return {"seat": seat, "asks": len(self._ask_ctx), "weights": weights}
-
-    def _uniform_count(self) -> int:
-        """The number of consistent deals when the answer is weighted by a player model (a
-        joint filter without the model's weights)."""
-        from .filter import FastFilter  # noqa: PLC0415
-
-        if self._ff_uniform is None:
-            self._ff_uniform = FastFilter(self, use_model=False)
-        self._ff_uniform.advance(self.events)
-        return self._ff_uniform.total(self._ff_uniform.now(self.settled))
-
-    @property
     def exact(self) -> bool:
         """Whether the answers are exact (else the draw engine sampled them)."""
         if self.engine == "reference":
