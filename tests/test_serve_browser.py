@@ -477,6 +477,63 @@ def test_at_the_table_an_empty_card_list_is_a_choice(server, browser):
     assert "none" in _text(d, "#table-history li")
 
 
+def _pack(game: str, options: dict) -> list[str]:
+    """The cards of the pack under ``options``: the engine's ``new`` reply's ``deck``."""
+    from cardmind.protocol.engine import Engine
+
+    reply = json.loads(Engine().handle(json.dumps({"cmd": "new", "game": game, "role": "referee",
+                                                   "options": options})))
+    assert reply["ok"], reply
+    return reply["deck"]
+
+
+def _shown_cards(d, sel) -> list[str]:
+    return sorted(el.get_attribute("data-card") for el in _css(d, sel))
+
+
+def test_at_the_table_offers_only_the_pack(server, browser):
+    """The card pickers (the dealt hand, an event's card, a rank) offer the cards of the pack
+    under the chosen options, and follow the options as they change."""
+    d = browser
+    _open(d, server, "table")
+    if not _css(d, "#table-setup")[0].is_displayed():  # a game kept from before: start over
+        _css(d, "#table-new")[0].click()
+    _set_input(d, _css(d, "#table-game")[0], "gofish")
+    _set_input(d, _css(d, "#table-options [name=players]")[0], 2)
+    _set_input(d, _css(d, "#table-options [name=hand]")[0], 3)
+    _set_input(d, _css(d, "#table-options [name=suits]")[0], 2)
+    _set_input(d, _css(d, "#table-options [name=ranks]")[0], 5)
+    five = _pack("gofish", {"players": 2, "hand": 3, "suits": 2, "ranks": 5})
+    assert len(five) == 10
+    _wait(d, lambda d: _shown_cards(d, "#table-deck .card") == sorted(five), 20, "the 10-card pack")
+    _set_input(d, _css(d, "#table-options [name=ranks]")[0], 4)
+    options = {"players": 2, "suits": 2, "ranks": 4, "hand": 3}
+    pack = _pack("gofish", options)
+    _wait(d, lambda d: _shown_cards(d, "#table-deck .card") == sorted(pack), 20, "the 8-card pack")
+    header, _ = _engine_game("gofish", options, seed=2, actions=0, seat=0)
+    for c in header["hand"]:
+        _css(d, f"#table-deck [data-card='{c}']")[0].click()
+    _css(d, "#table-start")[0].click()
+    _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == "0", what="the first advice")
+    assert _text(d, "#table-error") == "" and _text(d, "#table-setup-error") == ""
+    # an event's card field and card list, and its rank buttons: the pack's only
+    _css(d, "#table-types button[data-type='draw']")[0].click()
+    assert _shown_cards(d, "#table-fields .field[data-key='card'] .card") == sorted(pack)
+    _css(d, "#table-types button[data-type='ask']")[0].click()
+    assert _shown_cards(d, "#table-fields .field[data-key='given'] .deck .card") == sorted(pack)
+    ranks = [json.loads(b.get_attribute("data-value")) for b in _css(d, "#table-fields .field[data-key='rank'] button")]
+    assert ranks == ["2", "3", "4", "5"]
+    # Carioca without jokers: none offered; with them: offered
+    _css(d, "#table-new")[0].click()
+    _set_input(d, _css(d, "#table-game")[0], "carioca")
+    _wait(d, lambda d: "RJ" in _shown_cards(d, "#table-deck .card"), 20, "the jokers")
+    assert len(_shown_cards(d, "#table-header .card")) == 54   # the up-card: any card of the pack
+    _set_input(d, _css(d, "#table-options [name=jokers]")[0], 0)
+    _wait(d, lambda d: _shown_cards(d, "#table-deck .card") == sorted(_pack("carioca", {"jokers": 0})), 20,
+          "the pack without jokers")
+    assert "RJ" not in _shown_cards(d, "#table-header .card")
+
+
 # ---------------------------------------------------------------------------------------------
 # Review: step through a record with the advice and the belief
 
