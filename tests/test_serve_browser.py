@@ -222,6 +222,25 @@ def _same_words(page: str, cli: str) -> None:
     assert norm(page) == norm(cli)
 
 
+def _headline_first(cli: str, headline: str) -> str:
+    """`cardmind hint`'s text as the pages show it: the headline (what to do, the hint's
+    ``headline``) first, then the other lines in their order, the headline's line left out."""
+    lines = cli.strip("\n").splitlines()
+    rest = [line for line in lines if line.rstrip() != headline.rstrip()]
+    assert len(rest) >= len(lines) - 1, "the headline is on several lines of the text"
+    return "\n".join([headline, *rest])
+
+
+def _same_advice(page: str, *hint_args: str) -> None:
+    """The page's advice is `cardmind hint`'s words for ``hint_args`` (a record and its
+    options), the headline moved to the top: its first line is ``cardmind hint --json``'s
+    headline and the rest is the CLI's text without that line."""
+    cli = _cardmind("hint", *hint_args)
+    headline = json.loads(_cardmind("hint", *hint_args, "--json"))["headline"]
+    assert headline and page.strip().splitlines()[0].rstrip() == headline.rstrip(), (page[:300], headline)
+    _same_words(page, _headline_first(cli, headline))
+
+
 def _engine_game(game: str, options: dict, seed: int, actions: int, seat: int) -> tuple[dict, list[dict]]:
     """A seat's record of the first ``actions`` actions of a seeded game of peer players, made
     with the engine in this process (the input the At-the-table and Review tests feed)."""
@@ -363,7 +382,7 @@ def _check_coach(d, game, tmp_path):
     path = _download(d, "#play-download")
     events = len(path.read_text().splitlines()) - 1
     assert str(events) == _css(d, "#coach-text")[0].get_attribute("data-events")
-    _same_words(words, _cardmind("hint", str(path)))
+    _same_advice(words, str(path))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -405,8 +424,8 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         assert len(_css(d, "#table-history li")) == len(events)
         d.execute_script("window.scrollTo(0, 0)")
         _screenshot(d, "serve-table.png")
-        cli = _cardmind("hint", str(_write_record(tmp_path / "table.jsonl", header, events)))
-        _same_words(_text(d, "#table-advice"), cli)
+        record = str(_write_record(tmp_path / "table.jsonl", header, events))
+        _same_advice(_text(d, "#table-advice"), record)
         # an impossible event is refused with the protocol's one-sentence error, nothing added
         _css(d, "#table-types button[data-type='pass']")[0].click()
         _css(d, "#table-fields .field[data-key='from'] button[data-value='0']")[0].click()
@@ -435,14 +454,14 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1)
               and _text(d, "#table-advice") != "thinking…", what="the advice after undo")
         assert len(_css(d, "#table-history li")) == len(events) - 1
-        cli = _cardmind("hint", str(tmp_path / "table.jsonl"), "--upto", str(len(events)))
-        _same_words(_text(d, "#table-advice"), cli)
+        upto = (record, "--upto", str(len(events)))
+        _same_advice(_text(d, "#table-advice"), *upto)
         # a reload keeps the game (its setup and events, in the browser's storage)
         _open(d, server, "table")
         _wait(d, lambda d: _text(d, "#table-restored") != "" and len(_css(d, "#table-history li")) == len(events) - 1
               and _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1), what="the restored game")
         assert _text(d, "#table-restored") == f"The game in progress was restored ({len(events) - 1} events)."
-        _same_words(_text(d, "#table-advice"), cli)
+        _same_advice(_text(d, "#table-advice"), *upto)
         # start over: the setup again, nothing kept
         _css(d, "#table-new")[0].click()
         assert _css(d, "#table-setup")[0].is_displayed()
@@ -552,7 +571,7 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
           and _text(d, "#review-advice") != "thinking…", what="event 3")
     assert _text(d, "#review-pos") == f"after 3 of {len(events)} events"
     # the advice is cardmind hint's up to the third event (file line 4)
-    _same_words(_text(d, "#review-advice"), _cardmind("hint", str(path), "--upto", "4"))
+    _same_advice(_text(d, "#review-advice"), str(path), "--upto", "4")
     # the belief: a row per card not in the seat's hand, a column per seat, percentages
     rows = _css(d, "#review-belief table tr")
     assert len(rows) > 10 and "%" in rows[1].text
@@ -639,7 +658,10 @@ def test_play_out_of_turn_claims(server, browser):
 
     _wait(d, lambda d: mode(d) == "turn", what="your turn")
     _css(d, "#coach-always")[0].click()  # the coach on every turn, unasked
-    _wait(d, lambda d: _text(d, "#coach-text").startswith("Literature: seat 0's view"), what="the coach, unasked")
+    _wait(d, lambda d: _css(d, "#coach-text")[0].get_attribute("data-events") == "0", what="the coach, unasked")
+    # what to do comes first (the hint's headline), the heading of the position after it
+    lines = _text(d, "#coach-text").splitlines()
+    assert lines[0].startswith("Ask seat ") and lines[1].startswith("Literature: seat 0's view"), lines[:2]
     while mode(d) == "turn":  # your asks until one fails and another seat is on turn
         seen = turn(d)
         _css(d, "#play-advised")[0].click()

@@ -403,7 +403,7 @@ export class Play {
     try {
       const { hint, text } = await advice(this.engine, this.sessions[this.me]);
       this.hint = hint;
-      showAdvice(box, text);
+      showAdvice(box, text, hint.headline);
       box.dataset.events = String(this.history.length);
     } catch (err) { box.textContent = err.message; }
   }

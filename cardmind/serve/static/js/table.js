@@ -264,8 +264,8 @@ export class AtTable {
     const box = this.root.querySelector("#table-advice");
     box.textContent = "thinking…";
     try {
-      const { text } = await advice(this.engine, this.session);
-      showAdvice(box, text);
+      const { hint, text } = await advice(this.engine, this.session);
+      showAdvice(box, text, hint.headline);
     } catch (e) { box.textContent = e.message; }
     box.dataset.events = String(this.events.length);
   }

@@ -355,12 +355,25 @@ export function fieldInput(key, kind, seats, names, deck) {
   return { row, get: () => (set ? value : undefined), optional };
 }
 
-// Show advice text (the words of `cardmind hint`) in a <pre>: prose lines wrap to the panel,
-// the lines of a table and its centred title do not (they scroll sideways); the text itself
-// is unchanged.
-export function showAdvice(el, text) {
+// The lines of advice as the pages show them: the headline (the hint's `headline`, what to do in
+// one sentence) first, then the rest of `cardmind hint`'s text in its order without that line
+// (a heading such as "Hand and Foot, hand 1: seat 0's view" comes second). Without a headline,
+// the text as it is.
+export function adviceLines(text, headline) {
+  const lines = text.split("\n");
+  if (!headline) return lines;
+  const at = lines.findIndex((line) => line.trimEnd() === headline.trimEnd());
+  if (at >= 0) lines.splice(at, 1);
+  return [headline, ...lines];
+}
+
+// Show advice (the words of `cardmind hint`, the headline first: see adviceLines) in a <pre>:
+// the headline stands out, prose lines wrap to the panel, the lines of a table and its centred
+// title do not (they scroll sideways); the words themselves are unchanged.
+export function showAdvice(el, text, headline) {
   const box = /[\u2500-\u257F]/;  // box-drawing characters
-  el.replaceChildren(...text.split("\n").flatMap((line, i) => [i ? "\n" : "", h("span", { class: box.test(line) || /^ {6}/.test(line) ? "tline" : "" }, line)]));
+  el.replaceChildren(...adviceLines(text, headline).flatMap((line, i) => [i ? "\n" : "",
+    h("span", { class: i === 0 && headline ? "headline" : box.test(line) || /^ {6}/.test(line) ? "tline" : "" }, line)]));
 }
 
 export function download(name, text) {
