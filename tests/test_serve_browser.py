@@ -152,6 +152,15 @@ def _open(driver, url, mode):
     _wait(driver, lambda d: d.execute_script("return document.body.dataset.ready") == "1", what="the engine's hello")
 
 
+def _open_play(driver, url):
+    """The Play page with its setup: a game kept from an earlier test is started over."""
+    _open(driver, url, "play")
+    if _css(driver, "#play-board")[0].is_displayed():
+        _css(driver, "#play-new")[0].click()
+        _wait(driver, lambda d: _css(d, "#play-start")[0].is_displayed(), 20, "the setup")
+    assert driver.execute_script("return localStorage.getItem('cardmind.play')") is None
+
+
 def _set_input(driver, el, value):
     """Set an input or select and fire its change event (as a person's edit does)."""
     if el.tag_name == "select":
@@ -295,7 +304,7 @@ GAMES = {
 def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     options, bot, seats, coach_turn = GAMES[game]
     d = browser
-    _open(d, server, "play")
+    _open_play(d, server)
     _set_input(d, _css(d, "#play-game")[0], game)
     _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == game, what="the game")
     for key, value in options.items():
@@ -643,7 +652,7 @@ def test_play_out_of_turn_claims(server, browser):
     """Under claim_any_time you may claim while another seat is on turn: the page stops for you
     with the claims you may make and a button to let play go on. (With the coach always on.)"""
     d = browser
-    _open(d, server, "play")
+    _open_play(d, server)
     _set_input(d, _css(d, "#play-game")[0], "literature")
     _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == "literature", what="the game")
     _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], True)
@@ -686,8 +695,78 @@ def test_play_out_of_turn_claims(server, browser):
     _css(d, "#play-advised")[0].click()
     _wait(d, lambda d: len(_css(d, "#history li")) > 0, what="the new game's first move")
     assert _text(d, "#play-error") == ""
-    # leaving the page while the game is under way asks first
-    assert _leaving_asks(d)
+    # the game under way is kept in the browser: leaving the page needs no question
+    assert not _leaving_asks(d)
+
+
+def _play_position(d) -> dict:
+    """What the Play page shows of the game: the history, your hand, the table, whose turn."""
+    return {"history": [el.get_attribute("textContent") for el in _css(d, "#history li")],
+            "hand": [el.get_attribute("data-card") for el in _css(d, "#hand .card")],
+            "table": _text(d, "#play-table"), "status": _text(d, "#play-status"),
+            "moves": sorted(el.get_attribute("data-action") for el in _css(d, "#actions button.action"))}
+
+
+def test_play_a_reload_restores_the_game(server, browser, tmp_path):
+    """A Play game survives a reload: the moves kept in the browser are replayed into fresh
+    engine sessions, and the same position and history show; the record is the same; play
+    goes on; Start over forgets it."""
+    d = browser
+    _open_play(d, server)
+    _set_input(d, _css(d, "#play-game")[0], "gofish")
+    _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == "gofish", what="the game")
+    for key, value in {"players": 3, "ranks": 5, "hand": 4}.items():
+        _set_input(d, _css(d, f"#play-options [name={key}]")[0], value)
+    _wait(d, lambda d: len(_css(d, "#play-seats select")) == 3, what="3 seats")
+    time.sleep(0.2)
+    for s in (1, 2):
+        _set_input(d, _css(d, f"#play-seats [name=seat{s}]")[0], "peer")
+    _set_input(d, _css(d, "#play-delay")[0], 0)
+    _set_input(d, _css(d, "#play-seed")[0], 5)
+    _css(d, "#play-start")[0].click()
+
+    def status(d, what):
+        return _css(d, "#play-status")[0].get_attribute(what)
+    # at least three of your moves (the advised one), the bots' in between, up to a turn of
+    # yours with no decision under way (a card to hand over is not in the record the CLI reads)
+    for turn in range(1, 30):
+        _wait(d, lambda d, turn=turn: status(d, "data-mode") == "turn" and int(status(d, "data-turn") or 0) >= turn,
+              what=f"your turn {turn}")
+        if turn >= 4 and not status(d, "data-notice"):
+            break
+        _css(d, "#play-advised")[0].click()
+    before = _play_position(d)
+    assert len(before["history"]) >= 3 and before["hand"]
+    record = _download(d, "#play-download").read_text()
+    kept = json.loads(d.execute_script("return localStorage.getItem('cardmind.play')"))
+    assert kept["game"] == "gofish" and kept["seats"] == [None, "peer", "peer"] and kept["seed"] == 5
+    assert kept["options"]["ranks"] == 5 and len(kept["actions"]) >= 3
+    # reload: the same position and history, restored
+    _open(d, server, "play")
+    _wait(d, lambda d: _text(d, "#play-restored") != "" and len(_css(d, "#history li")) == len(before["history"])
+          and status(d, "data-mode") == "turn", what="the restored game")
+    assert _text(d, "#play-restored") == f"The game in progress was restored ({len(kept['actions'])} moves)."
+    assert _play_position(d) == before
+    assert _text(d, "#play-error") == ""
+    # the record is the same one, and the coach advises on the restored position
+    again = _download(d, "#play-download").read_text()
+    assert again == record
+    path = tmp_path / "restored.jsonl"
+    path.write_text(again)
+    _css(d, "#coach-ask")[0].click()
+    _wait(d, lambda d: _css(d, "#coach-text")[0].get_attribute("data-events") == str(len(before["history"]))
+          and _text(d, "#coach-text") not in ("", "thinking…"), what="the advice")
+    _same_advice(_text(d, "#coach-text"), str(path))
+    # play goes on from there
+    _css(d, "#play-advised")[0].click()
+    _wait(d, lambda d: len(_css(d, "#history li")) > len(before["history"]), what="the next move")
+    assert _text(d, "#play-error") == ""
+    # start over: the setup again, nothing kept
+    _css(d, "#play-new")[0].click()
+    _wait(d, lambda d: _css(d, "#play-start")[0].is_displayed(), 20, "the setup")
+    assert d.execute_script("return localStorage.getItem('cardmind.play')") is None
+    _open(d, server, "play")
+    assert _css(d, "#play-start")[0].is_displayed() and not _css(d, "#play-board")[0].is_displayed()
 
 
 
