@@ -235,9 +235,10 @@ def _headline_first(cli: str, headline: str) -> str:
     """`cardmind hint`'s text as the pages show it: the headline (what to do, the hint's
     ``headline``) first, then the other lines in their order, the headline's line left out."""
     lines = cli.strip("\n").splitlines()
-    rest = [line for line in lines if line.rstrip() != headline.rstrip()]
-    assert len(rest) >= len(lines) - 1, "the headline is on several lines of the text"
-    return "\n".join([headline, *rest])
+    stripped = [line.rstrip() for line in lines]
+    if headline.rstrip() in stripped:   # its first line only, as the pages do
+        del lines[stripped.index(headline.rstrip())]
+    return "\n".join([headline, *lines])
 
 
 def _same_advice(page: str, *hint_args: str) -> None:
@@ -516,7 +517,9 @@ def _pack(game: str, options: dict) -> list[str]:
 
 
 def _shown_cards(d, sel) -> list[str]:
-    return sorted(el.get_attribute("data-card") for el in _css(d, sel))
+    """The cards the elements matching ``sel`` show, sorted (read at once: the picker may be
+    drawn again meanwhile)."""
+    return sorted(d.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e.dataset.card)", sel))
 
 
 def test_at_the_table_offers_only_the_pack(server, browser):
@@ -701,10 +704,12 @@ def test_play_out_of_turn_claims(server, browser):
 
 def _play_position(d) -> dict:
     """What the Play page shows of the game: the history, your hand, the table, whose turn."""
-    return {"history": [el.get_attribute("textContent") for el in _css(d, "#history li")],
-            "hand": [el.get_attribute("data-card") for el in _css(d, "#hand .card")],
-            "table": _text(d, "#play-table"), "status": _text(d, "#play-status"),
-            "moves": sorted(el.get_attribute("data-action") for el in _css(d, "#actions button.action"))}
+    return d.execute_script("""
+        const all = (sel, f) => [...document.querySelectorAll(sel)].map(f);
+        return {history: all("#history li", (e) => e.textContent), hand: all("#hand .card", (e) => e.dataset.card),
+                table: document.querySelector("#play-table").textContent,
+                status: document.querySelector("#play-status").textContent,
+                moves: all("#actions button.action", (e) => e.dataset.action).sort()};""")
 
 
 def test_play_a_reload_restores_the_game(server, browser, tmp_path):
