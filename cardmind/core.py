@@ -384,6 +384,14 @@ class Game(ABC):
         """
         return {"seat": seat, "hand": None, "counts": {}, "zones": [], "scores": None, "notes": []}
 
+    def deck(self, options: dict) -> tuple[str, ...] | None:
+        """Every card of the pack under ``options`` (parsed, see :meth:`parse_options`):
+        card tokens (``docs/records.md``), each copy listed (a pack of several decks repeats
+        them), in the game's order; ``None`` (the default) for a game that does not say.
+        The engine's ``new`` reply gives its cards (``deck``) so that a frontend offers only
+        them."""
+        return None
+
     def observer_header(self, header: Mapping[str, Any], seat: int) -> dict:
         """The deal keys of ``seat``'s player record cut from a complete header."""
         return {"observer": seat, "hand": list(header["hands"][seat])}

@@ -939,3 +939,30 @@ WIRE_TESTS = [test_hello_lists_games_options_agents_and_echoes_id,
               test_contradiction_is_rejected_and_changes_nothing, test_session_ids_listing_and_close,
               test_big_integers_also_as_strings, test_legal_and_check,
               test_go_fish_with_hidden_draws_through_a_referee_session, test_hint_and_belief_take_a_player_model]
+
+
+# ---------------------------------------------------------------------------- the deck
+def test_new_gives_the_pack_of_the_options():
+    """``new``'s ``deck``: the cards of the pack under the session's options, each once, in the
+    game's order (a card picker offers only these); options change it."""
+    e = wire_engine()
+    small = ok(e, cmd="new", game="gofish", role="referee", options={"ranks": 3, "suits": 2, "players": 2,
+                                                                     "hand": 2})
+    assert small["deck"] == ["2C", "2D", "3C", "3D", "4C", "4D"]
+    full = ok(e, cmd="new", game="gofish", role="referee")
+    assert len(full["deck"]) == 52 and full["deck"][-1] == "AS"
+    # a pack of several decks: each card once, jokers only when the options have them
+    hf = ok(e, cmd="new", game="handfoot", role="referee", options={"decks": 2, "ranks": "245", "suits": 2,
+                                                                     "jokers": 1, "players": 2, "cutthroat": True,
+                                                                     "hand_size": 3})
+    assert hf["deck"] == ["2C", "2D", "4C", "4D", "5C", "5D", "RJ"]
+    with_jokers = ok(e, cmd="new", game="carioca", role="referee")["deck"]
+    without = ok(e, cmd="new", game="carioca", role="referee", options={"jokers": 0})["deck"]
+    assert {"RJ", "BJ"} <= set(with_jokers) and set(with_jokers) - set(without) == {"RJ", "BJ"}
+    assert len(without) == 52
+    # a player session's too: the 48-card Literature deck has no eights and no jokers
+    ref = ok(e, cmd="new", game="literature", role="referee", options={"deck": "48"})
+    p = ok(e, cmd="new", game="literature", options={"deck": "48"}, seat=0, hand=ref["header"]["hands"][0], agent=None)
+    assert p["deck"] == ref["deck"] and len(p["deck"]) == 48
+    assert not [c for c in p["deck"] if c[0] == "8" or c in ("RJ", "BJ")]
+    assert set(ref["header"]["hands"][0]) <= set(p["deck"])

@@ -369,8 +369,8 @@ def test_the_advice_speaks_a_card_players_words():
 
 def test_your_draw_and_phase_two_headlines(tmp_path):
     live = _live_at(tmp_path, 1, 3)
-    assert live.advice().headline() == ("Your ask was refused: draw from the stock and type your card (for example "
-                                        "'1 draws 7H').")
+    # the same words at a terminal (its prompt says how to type it) and in the pages (a picker)
+    assert live.advice().headline() == "Your ask was refused: draw from the stock and enter the card you drew."
     o, header, full = _random_game(OPTIONS[1], 2)
     seat = 0
     tracker = tracker_for(Record(GAME, dict(o), {"observer": seat, "hand": header["hands"][seat]}, [], "x", []),

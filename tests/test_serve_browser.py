@@ -152,6 +152,15 @@ def _open(driver, url, mode):
     _wait(driver, lambda d: d.execute_script("return document.body.dataset.ready") == "1", what="the engine's hello")
 
 
+def _open_play(driver, url):
+    """The Play page with its setup: a game kept from an earlier test is started over."""
+    _open(driver, url, "play")
+    if _css(driver, "#play-board")[0].is_displayed():
+        _css(driver, "#play-new")[0].click()
+        _wait(driver, lambda d: _css(d, "#play-start")[0].is_displayed(), 20, "the setup")
+    assert driver.execute_script("return localStorage.getItem('cardmind.play')") is None
+
+
 def _set_input(driver, el, value):
     """Set an input or select and fire its change event (as a person's edit does)."""
     if el.tag_name == "select":
@@ -222,6 +231,26 @@ def _same_words(page: str, cli: str) -> None:
     assert norm(page) == norm(cli)
 
 
+def _headline_first(cli: str, headline: str) -> str:
+    """`cardmind hint`'s text as the pages show it: the headline (what to do, the hint's
+    ``headline``) first, then the other lines in their order, the headline's line left out."""
+    lines = cli.strip("\n").splitlines()
+    stripped = [line.rstrip() for line in lines]
+    if headline.rstrip() in stripped:   # its first line only, as the pages do
+        del lines[stripped.index(headline.rstrip())]
+    return "\n".join([headline, *lines])
+
+
+def _same_advice(page: str, *hint_args: str) -> None:
+    """The page's advice is `cardmind hint`'s words for ``hint_args`` (a record and its
+    options), the headline moved to the top: its first line is ``cardmind hint --json``'s
+    headline and the rest is the CLI's text without that line."""
+    cli = _cardmind("hint", *hint_args)
+    headline = json.loads(_cardmind("hint", *hint_args, "--json"))["headline"]
+    assert headline and page.strip().splitlines()[0].rstrip() == headline.rstrip(), (page[:300], headline)
+    _same_words(page, _headline_first(cli, headline))
+
+
 def _engine_game(game: str, options: dict, seed: int, actions: int, seat: int) -> tuple[dict, list[dict]]:
     """A seat's record of the first ``actions`` actions of a seeded game of peer players, made
     with the engine in this process (the input the At-the-table and Review tests feed)."""
@@ -276,7 +305,7 @@ GAMES = {
 def test_play_a_whole_game_by_clicking(server, browser, game, tmp_path):
     options, bot, seats, coach_turn = GAMES[game]
     d = browser
-    _open(d, server, "play")
+    _open_play(d, server)
     _set_input(d, _css(d, "#play-game")[0], game)
     _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == game, what="the game")
     for key, value in options.items():
@@ -363,7 +392,7 @@ def _check_coach(d, game, tmp_path):
     path = _download(d, "#play-download")
     events = len(path.read_text().splitlines()) - 1
     assert str(events) == _css(d, "#coach-text")[0].get_attribute("data-events")
-    _same_words(words, _cardmind("hint", str(path)))
+    _same_advice(words, str(path))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -405,8 +434,8 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         assert len(_css(d, "#table-history li")) == len(events)
         d.execute_script("window.scrollTo(0, 0)")
         _screenshot(d, "serve-table.png")
-        cli = _cardmind("hint", str(_write_record(tmp_path / "table.jsonl", header, events)))
-        _same_words(_text(d, "#table-advice"), cli)
+        record = str(_write_record(tmp_path / "table.jsonl", header, events))
+        _same_advice(_text(d, "#table-advice"), record)
         # an impossible event is refused with the protocol's one-sentence error, nothing added
         _css(d, "#table-types button[data-type='pass']")[0].click()
         _css(d, "#table-fields .field[data-key='from'] button[data-value='0']")[0].click()
@@ -435,14 +464,14 @@ def test_at_the_table_on_a_phone(server, browser, tmp_path):
         _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1)
               and _text(d, "#table-advice") != "thinking…", what="the advice after undo")
         assert len(_css(d, "#table-history li")) == len(events) - 1
-        cli = _cardmind("hint", str(tmp_path / "table.jsonl"), "--upto", str(len(events)))
-        _same_words(_text(d, "#table-advice"), cli)
+        upto = (record, "--upto", str(len(events)))
+        _same_advice(_text(d, "#table-advice"), *upto)
         # a reload keeps the game (its setup and events, in the browser's storage)
         _open(d, server, "table")
         _wait(d, lambda d: _text(d, "#table-restored") != "" and len(_css(d, "#table-history li")) == len(events) - 1
               and _css(d, "#table-advice")[0].get_attribute("data-events") == str(len(events) - 1), what="the restored game")
         assert _text(d, "#table-restored") == f"The game in progress was restored ({len(events) - 1} events)."
-        _same_words(_text(d, "#table-advice"), cli)
+        _same_advice(_text(d, "#table-advice"), *upto)
         # start over: the setup again, nothing kept
         _css(d, "#table-new")[0].click()
         assert _css(d, "#table-setup")[0].is_displayed()
@@ -477,6 +506,65 @@ def test_at_the_table_an_empty_card_list_is_a_choice(server, browser):
     assert "none" in _text(d, "#table-history li")
 
 
+def _pack(game: str, options: dict) -> list[str]:
+    """The cards of the pack under ``options``: the engine's ``new`` reply's ``deck``."""
+    from cardmind.protocol.engine import Engine
+
+    reply = json.loads(Engine().handle(json.dumps({"cmd": "new", "game": game, "role": "referee",
+                                                   "options": options})))
+    assert reply["ok"], reply
+    return reply["deck"]
+
+
+def _shown_cards(d, sel) -> list[str]:
+    """The cards the elements matching ``sel`` show, sorted (read at once: the picker may be
+    drawn again meanwhile)."""
+    return sorted(d.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e.dataset.card)", sel))
+
+
+def test_at_the_table_offers_only_the_pack(server, browser):
+    """The card pickers (the dealt hand, an event's card, a rank) offer the cards of the pack
+    under the chosen options, and follow the options as they change."""
+    d = browser
+    _open(d, server, "table")
+    if not _css(d, "#table-setup")[0].is_displayed():  # a game kept from before: start over
+        _css(d, "#table-new")[0].click()
+    _set_input(d, _css(d, "#table-game")[0], "gofish")
+    _set_input(d, _css(d, "#table-options [name=players]")[0], 2)
+    _set_input(d, _css(d, "#table-options [name=hand]")[0], 3)
+    _set_input(d, _css(d, "#table-options [name=suits]")[0], 2)
+    _set_input(d, _css(d, "#table-options [name=ranks]")[0], 5)
+    five = _pack("gofish", {"players": 2, "hand": 3, "suits": 2, "ranks": 5})
+    assert len(five) == 10
+    _wait(d, lambda d: _shown_cards(d, "#table-deck .card") == sorted(five), 20, "the 10-card pack")
+    _set_input(d, _css(d, "#table-options [name=ranks]")[0], 4)
+    options = {"players": 2, "suits": 2, "ranks": 4, "hand": 3}
+    pack = _pack("gofish", options)
+    _wait(d, lambda d: _shown_cards(d, "#table-deck .card") == sorted(pack), 20, "the 8-card pack")
+    header, _ = _engine_game("gofish", options, seed=2, actions=0, seat=0)
+    for c in header["hand"]:
+        _css(d, f"#table-deck [data-card='{c}']")[0].click()
+    _css(d, "#table-start")[0].click()
+    _wait(d, lambda d: _css(d, "#table-advice")[0].get_attribute("data-events") == "0", what="the first advice")
+    assert _text(d, "#table-error") == "" and _text(d, "#table-setup-error") == ""
+    # an event's card field and card list, and its rank buttons: the pack's only
+    _css(d, "#table-types button[data-type='draw']")[0].click()
+    assert _shown_cards(d, "#table-fields .field[data-key='card'] .card") == sorted(pack)
+    _css(d, "#table-types button[data-type='ask']")[0].click()
+    assert _shown_cards(d, "#table-fields .field[data-key='given'] .deck .card") == sorted(pack)
+    ranks = [json.loads(b.get_attribute("data-value")) for b in _css(d, "#table-fields .field[data-key='rank'] button")]
+    assert ranks == ["2", "3", "4", "5"]
+    # Carioca without jokers: none offered; with them: offered
+    _css(d, "#table-new")[0].click()
+    _set_input(d, _css(d, "#table-game")[0], "carioca")
+    _wait(d, lambda d: "RJ" in _shown_cards(d, "#table-deck .card"), 20, "the jokers")
+    assert len(_shown_cards(d, "#table-header .card")) == 54   # the up-card: any card of the pack
+    _set_input(d, _css(d, "#table-options [name=jokers]")[0], 0)
+    _wait(d, lambda d: _shown_cards(d, "#table-deck .card") == sorted(_pack("carioca", {"jokers": 0})), 20,
+          "the pack without jokers")
+    assert "RJ" not in _shown_cards(d, "#table-header .card")
+
+
 # ---------------------------------------------------------------------------------------------
 # Review: step through a record with the advice and the belief
 
@@ -495,7 +583,7 @@ def test_review_steps_through_a_record(server, browser, tmp_path):
           and _text(d, "#review-advice") != "thinking…", what="event 3")
     assert _text(d, "#review-pos") == f"after 3 of {len(events)} events"
     # the advice is cardmind hint's up to the third event (file line 4)
-    _same_words(_text(d, "#review-advice"), _cardmind("hint", str(path), "--upto", "4"))
+    _same_advice(_text(d, "#review-advice"), str(path), "--upto", "4")
     # the belief: a row per card not in the seat's hand, a column per seat, percentages
     rows = _css(d, "#review-belief table tr")
     assert len(rows) > 10 and "%" in rows[1].text
@@ -567,7 +655,7 @@ def test_play_out_of_turn_claims(server, browser):
     """Under claim_any_time you may claim while another seat is on turn: the page stops for you
     with the claims you may make and a button to let play go on. (With the coach always on.)"""
     d = browser
-    _open(d, server, "play")
+    _open_play(d, server)
     _set_input(d, _css(d, "#play-game")[0], "literature")
     _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == "literature", what="the game")
     _set_input(d, _css(d, "#play-options [name=claim_any_time]")[0], True)
@@ -582,7 +670,10 @@ def test_play_out_of_turn_claims(server, browser):
 
     _wait(d, lambda d: mode(d) == "turn", what="your turn")
     _css(d, "#coach-always")[0].click()  # the coach on every turn, unasked
-    _wait(d, lambda d: _text(d, "#coach-text").startswith("Literature: seat 0's view"), what="the coach, unasked")
+    _wait(d, lambda d: _css(d, "#coach-text")[0].get_attribute("data-events") == "0", what="the coach, unasked")
+    # what to do comes first (the hint's headline), the heading of the position after it
+    lines = _text(d, "#coach-text").splitlines()
+    assert lines[0].startswith("Ask seat ") and lines[1].startswith("Literature: seat 0's view"), lines[:2]
     while mode(d) == "turn":  # your asks until one fails and another seat is on turn
         seen = turn(d)
         _css(d, "#play-advised")[0].click()
@@ -607,8 +698,80 @@ def test_play_out_of_turn_claims(server, browser):
     _css(d, "#play-advised")[0].click()
     _wait(d, lambda d: len(_css(d, "#history li")) > 0, what="the new game's first move")
     assert _text(d, "#play-error") == ""
-    # leaving the page while the game is under way asks first
-    assert _leaving_asks(d)
+    # the game under way is kept in the browser: leaving the page needs no question
+    assert not _leaving_asks(d)
+
+
+def _play_position(d) -> dict:
+    """What the Play page shows of the game: the history, your hand, the table, whose turn."""
+    return d.execute_script("""
+        const all = (sel, f) => [...document.querySelectorAll(sel)].map(f);
+        return {history: all("#history li", (e) => e.textContent), hand: all("#hand .card", (e) => e.dataset.card),
+                table: document.querySelector("#play-table").textContent,
+                status: document.querySelector("#play-status").textContent,
+                moves: all("#actions button.action", (e) => e.dataset.action).sort()};""")
+
+
+def test_play_a_reload_restores_the_game(server, browser, tmp_path):
+    """A Play game survives a reload: the moves kept in the browser are replayed into fresh
+    engine sessions, and the same position and history show; the record is the same; play
+    goes on; Start over forgets it."""
+    d = browser
+    _open_play(d, server)
+    _set_input(d, _css(d, "#play-game")[0], "gofish")
+    _wait(d, lambda d: d.execute_script("return window.cardmind.play.game.name") == "gofish", what="the game")
+    for key, value in {"players": 3, "ranks": 5, "hand": 4}.items():
+        _set_input(d, _css(d, f"#play-options [name={key}]")[0], value)
+    _wait(d, lambda d: len(_css(d, "#play-seats select")) == 3, what="3 seats")
+    time.sleep(0.2)
+    for s in (1, 2):
+        _set_input(d, _css(d, f"#play-seats [name=seat{s}]")[0], "peer")
+    _set_input(d, _css(d, "#play-delay")[0], 0)
+    _set_input(d, _css(d, "#play-seed")[0], 5)
+    _css(d, "#play-start")[0].click()
+
+    def status(d, what):
+        return _css(d, "#play-status")[0].get_attribute(what)
+    # at least three of your moves (the advised one), the bots' in between, up to a turn of
+    # yours with no decision under way (a card to hand over is not in the record the CLI reads)
+    for turn in range(1, 30):
+        _wait(d, lambda d, turn=turn: status(d, "data-mode") == "turn" and int(status(d, "data-turn") or 0) >= turn,
+              what=f"your turn {turn}")
+        if turn >= 4 and not status(d, "data-notice"):
+            break
+        _css(d, "#play-advised")[0].click()
+    before = _play_position(d)
+    assert len(before["history"]) >= 3 and before["hand"]
+    record = _download(d, "#play-download").read_text()
+    kept = json.loads(d.execute_script("return localStorage.getItem('cardmind.play')"))
+    assert kept["game"] == "gofish" and kept["seats"] == [None, "peer", "peer"] and kept["seed"] == 5
+    assert kept["options"]["ranks"] == 5 and len(kept["actions"]) >= 3
+    # reload: the same position and history, restored
+    _open(d, server, "play")
+    _wait(d, lambda d: _text(d, "#play-restored") != "" and len(_css(d, "#history li")) == len(before["history"])
+          and status(d, "data-mode") == "turn", what="the restored game")
+    assert _text(d, "#play-restored") == f"The game in progress was restored ({len(kept['actions'])} moves)."
+    assert _play_position(d) == before
+    assert _text(d, "#play-error") == ""
+    # the record is the same one, and the coach advises on the restored position
+    again = _download(d, "#play-download").read_text()
+    assert again == record
+    path = tmp_path / "restored.jsonl"
+    path.write_text(again)
+    _css(d, "#coach-ask")[0].click()
+    _wait(d, lambda d: _css(d, "#coach-text")[0].get_attribute("data-events") == str(len(before["history"]))
+          and _text(d, "#coach-text") not in ("", "thinking…"), what="the advice")
+    _same_advice(_text(d, "#coach-text"), str(path))
+    # play goes on from there
+    _css(d, "#play-advised")[0].click()
+    _wait(d, lambda d: len(_css(d, "#history li")) > len(before["history"]), what="the next move")
+    assert _text(d, "#play-error") == ""
+    # start over: the setup again, nothing kept
+    _css(d, "#play-new")[0].click()
+    _wait(d, lambda d: _css(d, "#play-start")[0].is_displayed(), 20, "the setup")
+    assert d.execute_script("return localStorage.getItem('cardmind.play')") is None
+    _open(d, server, "play")
+    assert _css(d, "#play-start")[0].is_displayed() and not _css(d, "#play-board")[0].is_displayed()
 
 
 

@@ -192,7 +192,8 @@ REPLIES: dict[str, tuple[dict, list[str], bool]] = {
         "agent": _nullable({"type": "string"}), "settings": _nullable({"type": "object"}),
         "seed": {"type": "integer", "minimum": 0}, "check": {"type": "boolean"},
         "tracker": _nullable({"type": "boolean"}),
-    }, ["session", "role", "game", "options", "seats", "seat", "header", "seed"], True),
+        "deck": _nullable({"type": "array", "items": {"type": "string"}, "uniqueItems": True}),
+    }, ["session", "role", "game", "options", "seats", "seat", "header", "seed", "deck"], True),
     "close": ({"session": SESSION_REF}, ["session"], False),
     "sessions": ({"sessions": {"type": "array", "items": {
         "type": "object", "additionalProperties": False,

@@ -341,9 +341,13 @@ class Session(SessionAdvice):
         return {"header": dict(self.header), "events": self.events}
 
     def describe(self) -> dict[str, Any]:
-        """What the session is: ``session`` keys of the ``new`` reply."""
+        """What the session is: ``session`` keys of the ``new`` reply; ``deck``: the cards of
+        the game's pack under the session's options, each once, in the game's order
+        (:meth:`cardmind.core.Game.deck`), or ``None`` when the game does not say."""
+        pack = self.game.deck(self.options)
         out = {"role": self.role, "game": self.game.name, "options": dict(self.options),
-               "seats": self.num_seats, "seat": self.seat, "header": dict(self.header), "seed": self.seed}
+               "seats": self.num_seats, "seat": self.seat, "header": dict(self.header), "seed": self.seed,
+               "deck": None if pack is None else list(dict.fromkeys(pack))}
         if self.role == "player":
             out["agent"] = self.agent_spec
             out["settings"] = dict(self.agent.settings) if self.agent is not None else None

@@ -68,6 +68,10 @@ class GoFishGame(Game):
         """Reject a deal that needs more cards than the deck has (see :func:`.rules.check_options`)."""
         check_options(options)
 
+    def deck(self, options: dict) -> tuple[str, ...]:
+        """Every card of the pack under ``options`` (:func:`.rules.deck_cards`)."""
+        return deck_cards(options)
+
     def num_seats(self, options: dict) -> int:
         """The ``players`` option."""
         return options["players"]

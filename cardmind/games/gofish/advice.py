@@ -245,7 +245,7 @@ class GoFishHint(Advice):
         best = self.top_ask or (self.asks[0] if self.asks else None)
         if self.draw_due == me:
             head = "Your ask was refused: draw" if self.draw_after else "Draw"
-            return f"{head} from the stock and type your card (for example '{me} draws 7H')."
+            return f"{head} from the stock and enter the card you drew."
         rec = self.recommend or {}
         if rec.get("type") == "give":
             c = rec["card"]

@@ -62,6 +62,10 @@ class HandFootGame(Game):
         """See :func:`.rules.check_options`."""
         check_options(options)
 
+    def deck(self, options: dict) -> tuple[str, ...]:
+        """Every card of the pack under ``options`` (:func:`.rules.deck_cards`)."""
+        return deck_cards(options)
+
     def num_seats(self, options: dict) -> int:
         """The ``players`` option."""
         return options["players"]

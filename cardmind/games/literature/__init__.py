@@ -32,6 +32,10 @@ class LiteratureGame(Game):
     title = "Literature"
     option_specs = OPTION_SPECS
 
+    def deck(self, options: dict) -> tuple[str, ...]:
+        """Every card of the pack under ``options`` (:func:`.rules.deck_cards`)."""
+        return deck_cards(options["deck"])
+
     def num_seats(self, options: dict) -> int:
         """6 or 8, from the ``players`` option."""
         return options["players"]

@@ -7,6 +7,11 @@ import { h, describe, tableEl, seatKeys, seatName, download, recordLines, words,
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// the game under way, kept in the browser (localStorage) so that a reload brings it back: its
+// game, options, seed and seats (the bots' agents, yours null), and the moves resolved so far,
+// replayed into fresh engine sessions on load
+const STORE = "cardmind.play";
+
 // The value of an option input, typed like the option's default.
 function optionValue(spec, raw) {
   if (typeof spec.default === "boolean") return raw === "true";
@@ -77,11 +82,55 @@ export class Play {
     r.querySelector("#play-download").addEventListener("click", () => this.downloadRecord());
     r.querySelector("#play-save").addEventListener("click", () => this.saveRecord());
     r.querySelector("#play-go-on").addEventListener("click", () => this.choose(null));
-    // leaving (or reloading) the page loses a game under way: the browser asks first
+    r.querySelector("#play-new").addEventListener("click", () => this.startOver());
+    // a game under way is kept in the browser's storage; only when it could not be kept does
+    // leaving (or reloading) the page ask first
     window.addEventListener("beforeunload", (ev) => {
-      if (this.running && this.status && !this.status.over) { ev.preventDefault(); ev.returnValue = ""; }
+      if (this.unsaved && this.running && this.status && !this.status.over) { ev.preventDefault(); ev.returnValue = ""; }
     });
     await this.setupGame();
+    await this.restore();
+  }
+
+  save() {
+    try {
+      localStorage.setItem(STORE, JSON.stringify(this.kept));
+      this.unsaved = false;
+    } catch { this.unsaved = true; /* storage full or disabled: the game goes on unsaved */ }
+  }
+
+  // The game kept from before a reload: the setup shown as it was, then the game started
+  // again with its moves replayed.
+  async restore() {
+    let saved;
+    try { saved = JSON.parse(localStorage.getItem(STORE) || "null"); } catch { saved = null; }
+    if (!saved || !this.hello.games.some((g) => g.name === saved.game) || !Array.isArray(saved.seats)) return;
+    this.gameSel.value = saved.game;
+    await this.setupGame();
+    for (const [k, v] of Object.entries(saved.options || {})) {
+      const inp = this.root.querySelector(`#play-options [name="${k}"]`);
+      if (inp) inp.value = String(v);
+    }
+    await this.setupSeats();
+    saved.seats.forEach((a, s) => {
+      const sel = this.root.querySelector(`#play-seats [name="seat${s}"]`);
+      if (sel) sel.value = a === null ? "" : a;
+    });
+    this.root.querySelector("#play-seed").value = String(saved.seed || 0);
+    await this.start(saved);
+  }
+
+  // Stop the game and forget it: the setup again.
+  async startOver() {
+    this.gameId = (this.gameId || 0) + 1;
+    if (this.resolveHuman) this.resolveHuman(null);
+    if (this.loopDone) await this.loopDone;
+    try { localStorage.removeItem(STORE); } catch { /* nothing kept */ }
+    this.kept = null;
+    this.root.querySelector("#play-board").hidden = true;
+    this.root.querySelector("#play-setup").open = true;
+    this.root.querySelector("#play-restored").textContent = "";
+    this.setError("");
   }
 
   get game() { return this.hello.games.find((g) => g.name === this.gameSel.value); }
@@ -117,23 +166,26 @@ export class Play {
 
   setError(msg) { this.root.querySelector("#play-error").textContent = msg; }
 
-  async start() {
+  // A new game from the setup, or (`saved`: a game kept in the browser) that game again, its
+  // moves replayed.
+  async start(saved) {
     this.gameId = (this.gameId || 0) + 1;  // a game still running stops at its next step
     if (this.resolveHuman) this.resolveHuman(null);
     if (this.loopDone) await this.loopDone;
     const e = this.engine;
     const game = this.game;
-    const seats = [...this.root.querySelectorAll("#play-seats select")].map((s) => s.value || null);
+    const seats = saved ? saved.seats : [...this.root.querySelectorAll("#play-seats select")].map((s) => s.value || null);
     const me = seats.indexOf(null);
     if (me < 0 || seats.lastIndexOf(null) !== me) { this.setError("Choose exactly one seat for you."); return; }
     this.setError("");
+    this.root.querySelector("#play-restored").textContent = "";
     for (const sid of this.sessions || []) await e.request("close", { session: sid }).catch(() => {});
     if (this.ref) await e.request("close", { session: this.ref }).catch(() => {});
-    const seed = Number(this.root.querySelector("#play-seed").value || 0);
+    const seed = saved ? saved.seed : Number(this.root.querySelector("#play-seed").value || 0);
     let ref;
     try {
-      ref = await e.request("new", { game: game.name, role: "referee", options: this.getOptions(), seed });
-    } catch (err) { this.setError(err.message); return; }
+      ref = await e.request("new", { game: game.name, role: "referee", options: saved ? saved.options : this.getOptions(), seed });
+    } catch (err) { this.setError(saved ? `The game kept from before could not be restored (${err.message}); start over.` : err.message); return; }
     if (ref.seats !== seats.length) {
       await e.request("close", { session: ref.session }).catch(() => {});
       await this.setupSeats();
@@ -168,6 +220,18 @@ export class Play {
     status.dataset.mode = "wait";
     this.root.querySelector("#coach-text").textContent = "";
     this.root.querySelector("#play-saved").textContent = "";
+    this.kept = { game: game.name, options: ref.options, seed, seats, actions: [] };
+    if (saved) {
+      try {
+        for (const action of saved.actions || []) await this.resolve(action);
+      } catch (err) {
+        this.root.querySelector("#play-setup").open = true;   // the error shows under the setup
+        this.setError(`The game kept from before could not be restored (${err.message}); start over.`);
+        return;
+      }
+      this.root.querySelector("#play-restored").textContent = `The game in progress was restored (${this.kept.actions.length} moves).`;
+    }
+    this.save();
     this.loopDone = this.loop();
   }
 
@@ -230,6 +294,8 @@ export class Play {
   async resolve(action) {
     const e = this.engine;
     const rep = await e.request("apply", { session: this.ref, action });
+    this.kept.actions.push(action);
+    this.save();
     if (rep.notice) for (const sid of this.sessions) await e.request("notice", { session: sid, notice: rep.notice });
     for (let i = 0; i < rep.events.length; i++) {
       for (let s = 0; s < this.sessions.length; s++) {
@@ -403,7 +469,7 @@ export class Play {
     try {
       const { hint, text } = await advice(this.engine, this.sessions[this.me]);
       this.hint = hint;
-      showAdvice(box, text);
+      showAdvice(box, text, hint.headline);
       box.dataset.events = String(this.history.length);
     } catch (err) { box.textContent = err.message; }
   }

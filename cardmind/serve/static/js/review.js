@@ -137,8 +137,8 @@ export class Review {
     try {
       const sid = await this.sessionAfter(k);
       if (this.pos !== k) return;
-      const { text } = await advice(this.engine, sid);
-      showAdvice(adv, text);
+      const { hint, text } = await advice(this.engine, sid);
+      showAdvice(adv, text, hint.headline);
       const b = await this.engine.request("belief", { session: sid });
       bel.replaceChildren(beliefEl(b.belief, this.names));
     } catch (e) {

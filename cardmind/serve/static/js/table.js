@@ -96,27 +96,42 @@ export class AtTable {
   async setupGame() {
     this.getOptions = optionInputs(this.game, this.root.querySelector("#table-options"), () => this.setupSeats());
     this.hand = [];
-    this.renderPicker();
+    this.deck = null;
+    await this.setupSeats();
+  }
+
+  // The header fields the deal shows (the up-card), their cards from the pack.
+  renderHeaderFields() {
     const hk = this.root.querySelector("#table-header");
     hk.replaceChildren();
     this.headerFields = {};
     for (const [k, kind] of Object.entries(this.game.header_keys || {})) {
       if (kind.startsWith("?")) continue;
-      const f = fieldInput(k, kind, 0, null);
+      const f = fieldInput(k, kind, 0, null, this.deck);
       this.headerFields[k] = f;
       hk.append(f.row);
     }
-    await this.setupSeats();
   }
 
+  // The seats and the pack under the chosen options (a referee session opened and closed to
+  // learn them: the `new` reply's `seats` and `deck`).
   async setupSeats() {
     let seats = this.game.seats;
+    let deck = fullDeck();
     try {
       const probe = await this.engine.request("new", { game: this.game.name, role: "referee", options: this.getOptions() });
       seats = probe.seats;
+      if (Array.isArray(probe.deck) && probe.deck.length) deck = probe.deck;
       await this.engine.request("close", { session: probe.session });
       this.error("");
     } catch (e) { this.error(e.message); }
+    if (JSON.stringify(deck) !== JSON.stringify(this.deck)) {
+      this.deck = deck;
+      this.hand = this.hand.filter((c) => deck.includes(c));   // cards the pack no longer has go
+      this.root.querySelector("#table-deck").replaceChildren();
+      this.renderPicker();
+      this.renderHeaderFields();
+    }
     this.seats = seats;
     const box = this.root.querySelector("#table-seat");
     const bs = [];
@@ -137,7 +152,7 @@ export class AtTable {
     this.root.querySelector("#table-hand-count").textContent = `${this.hand.length} cards`;
     const deck = this.root.querySelector("#table-deck");
     if (!deck.childElementCount) {
-      deck.append(...fullDeck().map((c) => cardEl(c, { small: true, onClick: () => { this.hand.push(c); this.renderPicker(); } })));
+      deck.append(...sortCards(this.deck || fullDeck()).map((c) => cardEl(c, { small: true, onClick: () => { this.hand.push(c); this.renderPicker(); } })));
     }
   }
 
@@ -192,7 +207,7 @@ export class AtTable {
     const box = this.root.querySelector("#table-fields");
     box.replaceChildren();
     for (const [k, kind] of Object.entries(this.game.events[t])) {
-      const f = fieldInput(k, kind, this.seats, this.names());
+      const f = fieldInput(k, kind, this.seats, this.names(), this.deck);
       this.fields[k] = f;
       box.append(f.row);
     }
@@ -249,8 +264,8 @@ export class AtTable {
     const box = this.root.querySelector("#table-advice");
     box.textContent = "thinking…";
     try {
-      const { text } = await advice(this.engine, this.session);
-      showAdvice(box, text);
+      const { hint, text } = await advice(this.engine, this.session);
+      showAdvice(box, text, hint.headline);
     } catch (e) { box.textContent = e.message; }
     box.dataset.events = String(this.events.length);
   }

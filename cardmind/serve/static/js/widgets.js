@@ -1,6 +1,6 @@
 // Shared page pieces: naming seats, describing events and actions in compact words, the
 // table view, the belief table and the event-field inputs driven by hello's event schemas.
-import { cardEl, isCard, isRank, rankLabel, fullDeck, RANKS } from "./cards.js";
+import { cardEl, isCard, isRank, rankLabel, fullDeck, sortCards, RANKS } from "./cards.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -246,8 +246,12 @@ export function beliefEl(belief, names) {
 
 // Inputs for one field of an event, by its kind in hello's event schema. `get()` returns the
 // value (undefined while unset); kinds: seat, card, card_list, rank, bool, count, int_list, str,
-// each possibly "_or_null" and "?" (optional); other kinds take JSON.
-export function fieldInput(key, kind, seats, names) {
+// each possibly "_or_null" and "?" (optional); other kinds take JSON. `deck`: the cards of the
+// game's pack (the `new` reply's `deck`): card pickers offer only these, rank buttons only their
+// ranks (default: the 54 cards).
+export function fieldInput(key, kind, seats, names, deck) {
+  const cards = sortCards(deck && deck.length ? deck : fullDeck());
+  const ranks = RANKS.filter((r) => cards.some((c) => c[0] === r && c.length === 2 && c !== "RJ" && c !== "BJ"));
   const optional = kind.startsWith("?");
   const base = kind.replace("?", "");
   const nullable = base.endsWith("_or_null");
@@ -276,10 +280,10 @@ export function fieldInput(key, kind, seats, names) {
   } else if (k === "bool") {
     buttonsFor([["yes", true], ["no", false]]);
   } else if (k === "rank") {
-    buttonsFor(RANKS.map((r) => [rankLabel(r), r]).concat(nullable ? [["hidden", null]] : []));
+    buttonsFor(ranks.map((r) => [rankLabel(r), r]).concat(nullable ? [["hidden", null]] : []));
   } else if (k === "card") {
     const bs = [];
-    for (const c of fullDeck()) {
+    for (const c of cards) {
       const b = cardEl(c, { small: true, onClick: () => choose(bs, c, b) });
       b.classList.add("choice");
       bs.push(b); body.append(b);
@@ -296,7 +300,7 @@ export function fieldInput(key, kind, seats, names) {
     };
     body.append(picked);
     const deck = h("div", { class: "deck" });
-    for (const c of fullDeck()) deck.append(cardEl(c, { small: true, onClick: () => { list.push(c); set = true; value = list; redraw(); } }));
+    for (const c of cards) deck.append(cardEl(c, { small: true, onClick: () => { list.push(c); set = true; value = list; redraw(); } }));
     body.append(deck);
     const none = h("button", { type: "button", class: "choice" }, "none");
     none.addEventListener("click", () => { list = []; value = list; set = true; redraw(); });
@@ -323,7 +327,7 @@ export function fieldInput(key, kind, seats, names) {
       if (!Object.keys(map).length) rows.append(h("i", {}, "pick the cards below, then who holds each"));
     };
     const deck = h("div", { class: "deck" });
-    for (const c of fullDeck()) deck.append(cardEl(c, { small: true, onClick: () => { if (!(c in map)) { map[c] = null; redraw(); } } }));
+    for (const c of cards) deck.append(cardEl(c, { small: true, onClick: () => { if (!(c in map)) { map[c] = null; redraw(); } } }));
     body.append(rows, deck);
     redraw();
     return { row, optional, get: () => {
@@ -351,12 +355,25 @@ export function fieldInput(key, kind, seats, names) {
   return { row, get: () => (set ? value : undefined), optional };
 }
 
-// Show advice text (the words of `cardmind hint`) in a <pre>: prose lines wrap to the panel,
-// the lines of a table and its centred title do not (they scroll sideways); the text itself
-// is unchanged.
-export function showAdvice(el, text) {
+// The lines of advice as the pages show them: the headline (the hint's `headline`, what to do in
+// one sentence) first, then the rest of `cardmind hint`'s text in its order without that line
+// (a heading such as "Hand and Foot, hand 1: seat 0's view" comes second). Without a headline,
+// the text as it is.
+export function adviceLines(text, headline) {
+  const lines = text.split("\n");
+  if (!headline) return lines;
+  const at = lines.findIndex((line) => line.trimEnd() === headline.trimEnd());
+  if (at >= 0) lines.splice(at, 1);
+  return [headline, ...lines];
+}
+
+// Show advice (the words of `cardmind hint`, the headline first: see adviceLines) in a <pre>:
+// the headline stands out, prose lines wrap to the panel, the lines of a table and its centred
+// title do not (they scroll sideways); the words themselves are unchanged.
+export function showAdvice(el, text, headline) {
   const box = /[\u2500-\u257F]/;  // box-drawing characters
-  el.replaceChildren(...text.split("\n").flatMap((line, i) => [i ? "\n" : "", h("span", { class: box.test(line) || /^ {6}/.test(line) ? "tline" : "" }, line)]));
+  el.replaceChildren(...adviceLines(text, headline).flatMap((line, i) => [i ? "\n" : "",
+    h("span", { class: i === 0 && headline ? "headline" : box.test(line) || /^ {6}/.test(line) ? "tline" : "" }, line)]));
 }
 
 export function download(name, text) {
