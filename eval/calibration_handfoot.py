@@ -273,13 +273,16 @@ def write_doc(runs: list[dict], out: Path) -> int:
         "their next turn\" of `cardmind hint`). Since issue 24 they are chances of what the player *will* do: "
         "in every sampled deal its next turn is played out by the policy its play fits (`random` when the "
         "`random` model explains its recent choices best, else `peer` in half the deals and `belief` in the "
-        "other half; `docs/handfoot.md`, \"Advice\"). `eval/calibration_handfoot.py` scores them from every "
+        "other half, `belief` in the deals where the player could have gone out at its last discard and did "
+        "not), and under `auto` the deals give a player that is not read as `random` nothing, at its last "
+        "discard, that `peer` and `belief` would have laid (`docs/handfoot.md`, \"Advice\"). "
+        "`eval/calibration_handfoot.py` scores them from every "
         "seat's view at the start of every third turn of simulated games against what the player then did "
         "(a chance is scored where the advice shows it: \"opens\" while its team has not opened, \"reaches "
         "its foot\" while it is in its hand). Rows: the kind of player the chance is about, and the model "
-        "(`auto`, the default: the deals weighed by the fitted player model per seat and the policy read "
-        "from the play; `uniform`: the constraint-only deals, every seat played by `peer` and `belief` half "
-        "each).")
+        "(`auto`, the default: the deals weighed by the fitted player model per seat, read for what the "
+        "players did not lay, and the policy read from the play; `uniform`: the constraint-only deals, every "
+        "seat played by `peer` and `belief` half each).")
     body = "\n".join([MARK_BEGIN, "", "## Hand and Foot", "", intro, "",
                       f"<!-- docs:skip the Hand and Foot study: {max(secs)} s on the shared machine -->",
                       "```sh", *cmds, "```", "", summary, "", miss_text, text, "", MARK_END])

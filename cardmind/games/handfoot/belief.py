@@ -46,6 +46,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,25 @@ from .counting import (DEFAULT_BURN, DEFAULT_SAMPLES, DEFAULT_THIN, DEFAULT_WORL
                        check_feasible, kind_of, structure_of)
 from .rules import sort_cards
 from .weighing import ModelWeighing
+
+
+@dataclass(frozen=True)
+class DiscardMoment:
+    """The table as a player saw it when it discarded: ``time`` (the discard's event index in
+    the hand, as in :class:`SeatLine`), the ``card`` discarded, its team's ``melds`` then
+    (copies), whether its team had ``opened``, whether it was ``in_foot``, the hand's opening
+    ``minimum`` (points), whether its team held the books going out needs (``books_met``) and
+    whether it had asked to go out that turn (``asked``). What the player held then, the card
+    included, is what it chose not to lay (:func:`~.plan.would_lay`), and not to go out with."""
+
+    time: int
+    card: str
+    melds: tuple
+    opened: bool
+    in_foot: bool
+    minimum: int
+    books_met: bool = False
+    asked: bool = False
 
 
 # ----------------------------------------------------------------------------- the tracker
@@ -112,6 +132,8 @@ class HandFootBelief(ModelWeighing, Tracker):
         self._digest = hashlib.sha256(json.dumps([self.observer, sort_cards(self.hand)]).encode()).digest()
         #: the other players' observed choices in the hand under way (:class:`.models.Choice`)
         self.choices: list = []
+        #: per other seat the table at its last discard in the hand under way (:class:`DiscardMoment`)
+        self.last_discards: dict[int, DiscardMoment] = {}
         self._hand_start = 0
 
     @property
@@ -131,13 +153,26 @@ class HandFootBelief(ModelWeighing, Tracker):
         choice it shows of another player (for the player models)."""
         st = self.state
         pending = self._choices_of(event) if event.get("type") in ("draw", "pickup", "discard") else []
+        if event.get("type") == "discard" and event.get("player") != self.observer:
+            self.last_discards[event["player"]] = self._discard_moment(event)
         st.apply_event(dict(event))
         self._digest = hashlib.sha256(self._digest + json.dumps(event, sort_keys=True).encode()).digest()
         self.choices.extend(pending)
         if event.get("type") == "deal":
             self.choices = []
+            self.last_discards = {}
             self._hand_start = len(st.history)
         self._cache.clear()
+
+    def _discard_moment(self, event: Mapping[str, Any]) -> DiscardMoment:
+        """The table as the player of ``event`` (a discard, not yet applied) saw it then."""
+        st = self.state
+        seat = event["player"]
+        team = st.teams[seat]
+        return DiscardMoment(len(st.history) - self._hand_start, event["card"],
+                             tuple(m.copy() for m in st.melds[team]),
+                             bool(st.opened[team]), bool(st.in_foot[seat]), int(st.minimum),
+                             bool(st.books_met(team)), bool(st.asked))
 
     def _choices_of(self, event: Mapping[str, Any]) -> list:
         """The choices ``event`` (not yet applied) shows of another player."""
@@ -539,5 +574,5 @@ class HandFootBelief(ModelWeighing, Tracker):
         return out
 
 
-__all__ = ["HandFootBelief", "Structure", "SeatLine", "structure_of", "check_feasible", "ExactEngine",
+__all__ = ["HandFootBelief", "DiscardMoment", "Structure", "SeatLine", "structure_of", "check_feasible", "ExactEngine",
            "GibbsEngine", "Answer", "kind_of", "KINDS"]

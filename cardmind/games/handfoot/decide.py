@@ -241,12 +241,13 @@ class Chances:
 
 
 def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.Generator,
-                      policy: str | None = None) -> Chances:
+                      policy: str | None = None, per_world: Sequence[str] | None = None) -> Chances:
     """The :class:`Chances` of ``seat`` over ``worlds``.
 
     With a ``policy`` (:data:`POLICIES` or :data:`MIXED`): what the player *will* do: in each
     world its next turn is played by that policy (:func:`rollout_turn`; ``mixed``: worlds
-    alternately by ``peer`` and ``belief``) and the chances are the shares of worlds in which it
+    alternately by ``peer`` and ``belief``, or by ``per_world``, one policy of :data:`POLICIES`
+    per world, when given) and the chances are the shares of worlds in which it
     opens, reaches its foot, goes out. A world whose cards allow none of the three
     (:func:`_may_happen`) is not played (the outcome is known), and a world that appears more
     than once in ``worlds`` (resampled by a player model) is played once per policy, its
@@ -264,7 +265,7 @@ def next_turn_chances(view, seat: int, worlds: Sequence[World], rng: np.random.G
         fresh = not (view.turn == seat and view.phase != "draw")
         played: dict[tuple[int, str], tuple[bool, bool, bool]] = {}
         for i, w in enumerate(worlds):
-            pol = policy if policy != MIXED else ("peer", "belief")[i % 2]
+            pol = policy if policy != MIXED else (per_world[i] if per_world is not None else ("peer", "belief")[i % 2])
             key = (id(w), pol)
             if key in played:
                 # a world drawn again (the player model's resampling repeats the likely ones) is

@@ -382,6 +382,41 @@ def full_plan(zone: Mapping[str, int], melds, needs: BookNeeds) -> list[Group] |
     return groups
 
 
+def would_lay(zone: Mapping[str, int], melds, opened: bool, in_foot: bool, minimum: int,
+              needs: BookNeeds) -> Counter:
+    """The cards that both the ``peer`` and the ``belief`` player would lay from ``zone`` in
+    their play phase on a table whose team melds are ``melds`` (an empty Counter: nothing).
+
+    Team open (``opened``): every free natural and the wild cards that complete books
+    (:func:`down_plan`), keeping two cards in the foot (:func:`trim_for_keep`; the ``belief``
+    player playing on keeps two as well). Team not open: the opening of :func:`opening_plan`
+    when it reaches ``minimum`` points with at most one wild card (with two or more the
+    ``belief`` player may wait to open, so nothing is certain to be laid). Used to read a
+    player's cards from its last discard: what it held then left nothing it would have laid.
+
+    Args:
+        zone: the player's cards ``{token: count}`` at the decision (before its discard).
+        melds: its team's melds on the table then (:class:`~.rules.TeamMeld`).
+        opened: whether its team had opened; ``in_foot``: whether it was playing its foot.
+        minimum: the opening minimum of the hand (points).
+        needs: the books going out needs.
+
+    Returns:
+        ``Counter`` of the cards laid.
+    """
+    if not opened:
+        plays, value = opening_plan(zone, melds, minimum)
+        if value < minimum or not plays:
+            return Counter()
+        if sum(1 for _, cards in plays for c in cards if is_wild(c)) >= 2:
+            return Counter()
+        return Counter(c for _, cards in plays for c in cards)
+    groups = down_plan(zone, melds, in_foot, needs)
+    if in_foot:
+        trim_for_keep(zone, groups, 2)
+    return Counter(c for g in groups for c in g.nat + g.wild)
+
+
 __all__ = ["Play", "Group", "BookNeeds", "table_groups", "natural_plan", "plan_points", "opening_plan",
            "count_books", "place_wilds", "down_plan", "keep_score", "choose_discard", "trim_for_keep", "plays_of",
-           "go_out_discard", "foot_plan", "full_plan"]
+           "go_out_discard", "foot_plan", "full_plan", "would_lay"]

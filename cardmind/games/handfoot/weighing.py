@@ -21,19 +21,8 @@ class ModelWeighing:
     # ------------------------------------------------------------------ player models
     def zone_at(self, world: dict[str, Any], seat: int, time: int) -> Counter:
         """``seat``'s cards in ``world`` just before the event at ``time`` (of the hand)."""
-        st = self.structure()
-        line = next(ln for ln in st.lines if ln.seat == seat)
-        z = Counter()
-        for (t, _, _), cnt in zip(line.groups, world["groups"][seat]):
-            if t < time:
-                z.update(cnt)
-        for t, cnt in line.pickups:
-            if t < time:
-                z.update(cnt)
-        for t, cnt in line.plays:
-            if t < time:
-                z.subtract(cnt)
-        return +z
+        line = next(ln for ln in self.structure().lines if ln.seat == seat)
+        return _zone_before(line, world["groups"][seat], time)
 
     def recent_choices(self) -> list:
         """The choices the player model weighs: each other player's choices of its last
@@ -155,9 +144,47 @@ class ModelWeighing:
             return self._cache[key]
         ws = self.model_worlds(worlds)
         pol = self.rollout_policies()
-        out = {s: next_turn_chances(self.state, s, ws, self.rng(11 + s), p) for s, p in sorted(pol.items())}
+        out = {s: next_turn_chances(self.state, s, ws, self.rng(11 + s), p, self.world_policies(s, ws, p))
+               for s, p in sorted(pol.items())}
         self._cache[key] = out
         return out
+
+    def world_policies(self, seat: int, worlds: list[dict[str, Any]], policy: str) -> list[str] | None:
+        """Per world the policy ``seat``'s next turn is played by when its ``policy`` is
+        ``"mixed"`` and the worlds tell the two apart (else ``None``: the worlds alternately
+        ``peer`` and ``belief``): a world in which ``seat`` could have gone out at its last
+        discard (:meth:`peer_excluded`) is played by ``belief``, since ``peer`` would have gone
+        out (the likelihood of ``peer``'s choice is zero there, ``belief``'s is not: it plays on
+        while its partner holds cards it could lay); the others alternately by ``peer`` and
+        ``belief`` as before. Under ``uniform`` no policy is read (``None``)."""
+        from .decide import MIXED  # noqa: PLC0415
+
+        if policy != MIXED or self.model == "uniform" or seat not in self.last_discards \
+                or not self.last_discards[seat].in_foot:
+            return None
+        out = [("peer", "belief")[i % 2] for i in range(len(worlds))]
+        seen: dict[int, bool] = {}
+        for i, w in enumerate(worlds):
+            if id(w) not in seen:
+                seen[id(w)] = self.peer_excluded(w, seat)
+            if seen[id(w)]:
+                out[i] = "belief"
+        return out
+
+    def peer_excluded(self, world: dict[str, Any], seat: int) -> bool:
+        """Whether ``seat``'s last discard rules the ``peer`` player out in ``world``: it was in
+        its foot, its team held its books, it had not asked to go out that turn, and its cards
+        then (the discard included) allowed a way out (:func:`~.plan.go_out_discard`): ``peer``
+        would have asked (and, told yes, gone out)."""
+        from .plan import BookNeeds, go_out_discard  # noqa: PLC0415
+
+        m = self.last_discards.get(seat)
+        if m is None or not (m.in_foot and m.books_met and not m.asked):
+            return False
+        line = next(ln for ln in self.structure().lines if ln.seat == seat)
+        z = _zone_before(line, world["groups"][seat], m.time)
+        needs = BookNeeds(self.options["books_clean"], self.options["books_dirty"])
+        return go_out_discard(z, list(m.melds), needs, self.options["out_by_laying"]) is not None
 
     def seat_fit(self) -> dict[int, dict[str, float]]:
         """Under ``auto``: per seat with choices, the log marginal likelihood of its recent
@@ -177,21 +204,148 @@ class ModelWeighing:
         """The worlds the chances are counted over: :meth:`worlds`, resampled by the player
         model's importance weights when one weighs them (:attr:`weighted`; systematic
         resampling with a generator seeded for the position, so the same position gives the
-        same worlds)."""
+        same worlds), then read for what the :meth:`laying_seats` did not lay
+        (:meth:`unlaid_worlds`)."""
         ws = self.worlds(n)
-        if not self.weighted or not ws:
+        if not ws:
             return ws
         key = ("model_worlds", len(ws))
         if key in self._cache:
             return self._cache[key]
-        from ...belief.models import importance_weights  # noqa: PLC0415
+        out = ws
+        if self.weighted:
+            from ...belief.models import importance_weights  # noqa: PLC0415
 
-        w = (self._weights() if ws is self.worlds() else importance_weights(self.log_weights(ws))).w
-        u = (self.rng(4).random() + np.arange(len(ws))) / len(ws)
-        idx = np.minimum(np.searchsorted(np.cumsum(w), u), len(ws) - 1)
-        out = [ws[int(i)] for i in idx]
+            w = (self._weights() if ws is self.worlds() else importance_weights(self.log_weights(ws))).w
+            u = (self.rng(4).random() + np.arange(len(ws))) / len(ws)
+            idx = np.minimum(np.searchsorted(np.cumsum(w), u), len(ws) - 1)
+            out = [ws[int(i)] for i in idx]
+        if self.laying_seats():
+            out = self.unlaid_worlds(out)
         self._cache[key] = out
         return out
+
+    # ------------------------------------------------------------------ what a player did not lay
+    def laying_seats(self) -> list[int]:
+        """The other seats whose cards are read from what they did not lay (:meth:`unlaid_worlds`):
+        under every model but ``uniform`` (the constraint-only posterior), each seat with a
+        discard in the hand under way whose next turn is not played as ``random``
+        (:meth:`rollout_policies`): the ``peer`` and ``belief`` players lay every card they
+        can each turn, a ``random`` player does not."""
+        if self.model == "uniform" or not self.last_discards:
+            return []
+        pol = self.rollout_policies()
+        return [s for s in sorted(self.last_discards) if pol.get(s) != "random"]
+
+    def unlaid_worlds(self, worlds: list[dict[str, Any]], max_tries: int = 8) -> list[dict[str, Any]]:
+        """``worlds`` in which each of the :meth:`laying_seats` held, at its last discard,
+        nothing its policy would have laid on the table as it was then
+        (:func:`~.plan.would_lay`, the ``peer`` and ``belief`` players' common plays).
+
+        The constraint-only worlds give a player any cards its plays allow, but a player that
+        lays every card it can keeps only what it could not lay, so its hand is less meldable
+        than a uniform one (``docs/calibration.md``, "Hand and Foot"). Each world breaking it is
+        repaired, an approximation of conditioning on it: a card the policy would lay (drawn at
+        random among them) goes from the latest hidden group of the seat that can spare it (its
+        plays stay covered) to the free places (the stock and the unpicked feet), in exchange
+        for a card drawn uniformly from them; the swap is kept when fewer cards would be laid
+        after it. A card that cannot be spared (its plays need it, or it is known from the
+        pile) stays; a seat gets at most ``max_tries`` swaps per card its policy would lay, plus
+        ``max_tries``, after which the world stays as repaired so far. A world repeated in
+        ``worlds`` (the player model's resampling) is repaired once, and the copies stay one
+        object. The generator is seeded for the position (:meth:`rng`, stream 5).
+
+        Args:
+            worlds: worlds of :meth:`worlds` (``"groups"`` included), possibly repeated.
+            max_tries: see above.
+
+        Returns:
+            A new list of worlds; a repaired world is a new dict, the others are ``worlds``' own.
+        """
+        from .plan import BookNeeds  # noqa: PLC0415
+
+        seats = self.laying_seats()
+        lines = {ln.seat: ln for ln in self.structure().lines}
+        needs = BookNeeds(self.options["books_clean"], self.options["books_dirty"])
+        rng = self.rng(5)
+        done: dict[int, dict[str, Any]] = {}
+        out = []
+        for w in worlds:
+            if id(w) not in done:
+                done[id(w)] = self._unlaid_world(w, seats, lines, needs, rng, max_tries)
+            out.append(done[id(w)])
+        return out
+
+    def _unlaid_world(self, world: dict[str, Any], seats: list[int], lines: dict, needs, rng: np.random.Generator,
+                      max_tries: int) -> dict[str, Any]:
+        """One world of :meth:`unlaid_worlds` (``world`` itself when nothing is changed)."""
+        from .plan import would_lay  # noqa: PLC0415
+
+        new = None
+        free: list[tuple[str | int, str]] | None = None
+        for s in seats:
+            m = self.last_discards[s]
+            line = lines[s]
+            groups = [Counter(g) for g in (new or world)["groups"][s]]
+            z = _zone_before(line, groups, m.time)
+            laid = would_lay(z, m.melds, m.opened, m.in_foot, m.minimum, needs)
+            v = sum(laid.values())
+            if not v:
+                continue
+            if free is None:
+                src = new or world
+                free = [("stock", c) for c in sorted(src["stock"].elements())]
+                free += [(f, c) for f in sorted(src["feet"]) for c in sorted(src["feet"][f].elements())]
+            if not free:
+                break
+            stuck: set[str] = set()
+            changed = False
+            for _ in range(max_tries * (v + 1)):
+                cands = [c for c in sorted(laid.elements()) if c not in stuck]
+                if not v or not cands:
+                    break
+                x = cands[int(rng.integers(len(cands)))]
+                gi = _spare_group(line, groups, x, m.time)
+                if gi is None:
+                    stuck.add(x)
+                    continue
+                j = int(rng.integers(len(free)))
+                place, d = free[j]
+                z2 = z.copy()
+                z2[x] -= 1
+                z2[d] += 1
+                z2 = +z2
+                laid2 = would_lay(z2, m.melds, m.opened, m.in_foot, m.minimum, needs)
+                v2 = sum(laid2.values())
+                if v2 >= v:
+                    continue
+                groups[gi][x] -= 1
+                groups[gi][d] += 1
+                groups[gi] = +groups[gi]
+                free[j] = (place, x)
+                z, laid, v = z2, laid2, v2
+                changed = True
+            if changed:
+                if new is None:
+                    new = {**world, "zones": dict(world["zones"]), "groups": dict(world["groups"])}
+                new["groups"][s] = groups
+                played, taken = line.totals()
+                tot = Counter()
+                for g in groups:
+                    tot.update(g)
+                tot.update(taken)
+                tot.subtract(played)
+                new["zones"][s] = Counter({c: k for c, k in tot.items() if k > 0})
+        if new is None:
+            return world
+        stock, feet = Counter(), {f: Counter() for f in world["feet"]}
+        for place, c in free:
+            if place == "stock":
+                stock[c] += 1
+            else:
+                feet[place][c] += 1
+        new["stock"], new["feet"] = stock, feet
+        return new
 
     def model_ess(self) -> float | None:
         """The effective sample size of the weighted worlds (``None`` when none weighs them)."""
@@ -308,3 +462,40 @@ class ModelWeighing:
         se = np.sqrt(((w[:, None, None] * (y - mean)) ** 2).sum(axis=0))
         ans.kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
         ans.kind_se = {nm: {kd: float(se[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
+
+
+def _zone_before(line, groups: list[Counter], time: int) -> Counter:
+    """A player's cards just before the event at ``time`` of the hand: its hidden ``groups``
+    (one Counter per group of ``line``, :class:`~.counting.SeatLine`) and pickups before it,
+    less its plays before it."""
+    z = Counter()
+    for (t, _, _), cnt in zip(line.groups, groups):
+        if t < time:
+            z.update(cnt)
+    for t, cnt in line.pickups:
+        if t < time:
+            z.update(cnt)
+    for t, cnt in line.plays:
+        if t < time:
+            z.subtract(cnt)
+    return +z
+
+
+def _spare_group(line, groups: list[Counter], card: str, time: int) -> int | None:
+    """The latest of ``line``'s hidden groups before ``time`` holding ``card`` whose copy can go
+    without leaving a play of it uncovered (the player's copies of it, group by group, pickups
+    and plays in their order, never below zero), or ``None``."""
+    for gi in range(len(groups) - 1, -1, -1):
+        if line.groups[gi][0] >= time or not groups[gi].get(card):
+            continue
+        evs = [(t, 0, g.get(card, 0) - (1 if i == gi else 0)) for i, ((t, _, _), g) in enumerate(zip(line.groups, groups))]
+        evs += [(t, 1, -c.get(card, 0)) for t, c in line.plays]
+        evs += [(t, 2, c.get(card, 0)) for t, c in line.pickups]
+        held = 0
+        for _, _, k in sorted(evs):
+            held += k
+            if held < 0:
+                break
+        else:
+            return gi
+    return None
