@@ -630,13 +630,19 @@ class HandFootHint(Advice):
     def policy_sentence(self) -> str:
         """How the chances of the table "Within their next turn" are reached, in one sentence:
         in every deal each player's next turn is played out as it would play it (its policy,
-        :attr:`policies`), so they are what it will do, not only what its cards allow."""
+        :attr:`policies`), so they are what it will do, not only what its cards allow; under a
+        player model the deals are also read for what the players did not lay and did not go
+        out with (``docs/handfoot.md``, "Advice")."""
         rnd = sorted(s for s, p in self.policies.items() if p == "random")
+        read = self.model != "uniform"
         text = ("In every deal each player's next turn is played out as a peer or a belief player would play it "
-                "(half the deals each)")
+                "(half the deals each" + ("; a belief player where it could have gone out at its last discard and "
+                                          "did not" if read else "") + ")")
         if rnd:
             text += (f", {'seat ' if len(rnd) == 1 else 'seats '}{_and([str(x) for x in rnd])} as a random player "
                      f"({'its' if len(rnd) == 1 else 'their'} choices fit random play best)")
+        if read and len(rnd) < len(self.policies):
+            text += ", in deals where such a player held nothing it would have laid at its last discard"
         return text + ": the chances are of what each will do, not only what its cards allow."
 
     def _how_words(self, numbers: bool = False) -> str:
