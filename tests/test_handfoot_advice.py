@@ -335,3 +335,15 @@ def test_the_pile_headline_says_what_its_gain_is_and_what_red_threes_cost():
                            "74 points after a draw, worth about +12 points to your team (the points laid count for it "
                            "instead of against it, so twice the difference)"), head
     assert "2 red threes, 500 points against you each until discarded" in head and "about 10 points counted" in head
+
+
+def test_the_policy_sentence_says_how_the_deals_are_read_under_a_model():
+    """Under a player model the next-turn chances read the deals for what the players did not
+    lay and did not go out with, and the sentence says so; under `uniform` it does not."""
+    rec = read_record(ROOT / "examples" / "handfoot-4p.jsonl")
+    auto = hint_for(tracker_for(rec)).policy_sentence()
+    uniform = hint_for(tracker_for(rec, model="uniform")).policy_sentence()
+    assert "could have gone out at its last discard and did not" in auto
+    assert "nothing it would have laid at its last discard" in auto
+    assert "could have gone out" not in uniform and "would have laid" not in uniform
+    assert uniform.startswith("In every deal each player's next turn is played out")
