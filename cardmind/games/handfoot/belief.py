@@ -273,29 +273,38 @@ class HandFootBelief(ModelWeighing, Tracker):
         """The sampler's answer; without ``with_tokens`` only the expected cards by kind (cheap: the
         card marginals, which the advice does not need, are skipped)."""
         ch = self.chain(1)
-        places = ch.places
-        played = {ln.seat: ln.totals() for ln in st.lines}
         tokens_all = [c for c in sort_cards(st.pool) if st.pool[c] > 0]
-        pool_tokens = [c for c in tokens_all if c not in ch.copies]
-        names = [str(ln.seat) for ln in st.lines] + [_place_name(places.label[i]) for i in range(len(places.caps))
-                                                     if places.owner[i] is None]
-        sets = {str(ln.seat): places.seat_places[ln.seat] for ln in st.lines}
-        for i in range(len(places.caps)):
-            if places.owner[i] is None:
-                sets[_place_name(places.label[i])] = [i]
-        shift = {}
+        names, sets = _sampled_places(st, ch.places)
+        shift = {}     # per seat: the cards it played less those it picked up, per card
         for ln in st.lines:
-            p, k = played[ln.seat]
+            p, k = ln.totals()
             shift[str(ln.seat)] = {c: k[c] - p[c] for c in tokens_all}
-        acc_tok = {nm: {c: np.zeros(st.pool[c] + 1) for c in tokens_all} for nm in names}
+        acc_tok, batches, kind_samples = self._run_chain(ch, st, names, sets, tokens_all, with_tokens)
+        tokens, se_max = _token_marginals(acc_tok, batches, names, tokens_all, shift, with_tokens)
+        ans = Answer(False, None, tokens, {}, se_max if ch.constrained else 0.0, len(batches))
+        ans.kind_mean, kind_se = _kind_means(ch, names, sets, shift, kind_samples)
+        if kind_se is not None:
+            ans.kind_se = kind_se
+        ans.kinds = self._kinds_from_worlds() if with_tokens else {}
+        return ans
+
+    def _run_chain(self, ch: GibbsEngine, st: Structure, names: list[str], sets: dict[str, list[int]],
+                   tokens_all: list[str], with_tokens: bool) -> tuple[dict, list[dict], list[np.ndarray]]:
+        """Run the chain ``ch`` for :attr:`samples` states (:attr:`thin` sweeps apart; one state
+        when no play constrains it): per named place (``names``, its places ``sets``) and card,
+        the summed pmf of its count (``acc_tok``, only ``with_tokens``), each state's pmfs
+        (``batches``: ``{(name, card): pmf}``) and each state's expected cards by kind per place
+        (``kind_samples``: places x :data:`KINDS`)."""
+        pool_tokens = [c for c in tokens_all if c not in ch.copies]
         kind_idx = {kd: i for i, kd in enumerate(KINDS)}
         pool_kind = np.zeros(len(KINDS))
         for c in pool_tokens:
             pool_kind[kind_idx[kind_of(c)]] += st.pool[c]
+        acc_tok = {nm: {c: np.zeros(st.pool[c] + 1) for c in tokens_all} for nm in names}
         kind_samples: list[np.ndarray] = []     # per sample: places x kinds, expected counts
         batches = []
         n = max(1, self.samples)
-        for i in range(n):
+        for _i in range(n):
             for _ in range(self.thin if ch.constrained else 0):
                 ch.sweep()
             free = ch._free()
@@ -316,57 +325,8 @@ class HandFootBelief(ModelWeighing, Tracker):
                     sample_tok[(nm, c)] = pmf
             batches.append(sample_tok)
             if not ch.constrained:
-                n = 1
                 break
-        tokens = {}
-        se_max = 0.0
-        for nm in names:
-            tokens[nm] = {}
-            for c in tokens_all:
-                pmf = acc_tok[nm][c] / len(batches)
-                off = shift.get(nm, {}).get(c, 0)
-                tokens[nm][c] = {k + off: float(v) for k, v in enumerate(pmf) if v > 1e-15}
-        if len(batches) >= 10 and with_tokens:
-            nb = 10
-            size = len(batches) // nb
-            for nm in names:
-                for c in tokens_all:
-                    means = np.array([sum(batches[b * size + j][(nm, c)] for j in range(size)) / size for b in range(nb)])
-                    se = means.std(axis=0, ddof=1) / np.sqrt(nb)
-                    se_max = max(se_max, float(se.max()))
-        ans = Answer(False, None, tokens, {}, se_max if ch.constrained else 0.0, len(batches))
-        # expected cards by kind per place: the positions no play constrains are exchangeable
-        # (every card type alike), so each such place holds its share of their total
-        P = len(places.caps)
-        unc = [i for i in range(P) if all(i in ch.plan[c][1] for c in ch.constrained)]
-        caps = np.array(places.caps, dtype=float)
-        agg = np.zeros((len(names), P))
-        for a, nm in enumerate(names):
-            agg[a, sets[nm]] = 1.0
-        shift_k = np.zeros((len(names), len(KINDS)))
-        for a, nm in enumerate(names):
-            for c, x in shift.get(nm, {}).items():
-                shift_k[a, kind_idx[kind_of(c)]] += x
-
-        def by_name(per_place: np.ndarray) -> np.ndarray:
-            x = per_place.copy()
-            if len(unc) > 1 and caps[unc].sum():
-                x[unc] = np.outer(caps[unc] / caps[unc].sum(), x[unc].sum(axis=0))
-            return agg @ x + shift_k
-
-        ks = np.array(kind_samples)
-        mean = by_name(ks.mean(axis=0))
-        ans.kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
-        if len(kind_samples) >= 10:
-            nb = 10
-            size = len(kind_samples) // nb
-            bm = np.array([by_name(ks[b * size:(b + 1) * size].mean(axis=0)) for b in range(nb)])
-            kse = bm.std(axis=0, ddof=1) / np.sqrt(nb)
-            ans.kind_se = {nm: {kd: float(kse[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
-        elif not ch.constrained:
-            ans.kind_se = {nm: {kd: 0.0 for kd in KINDS} for nm in names}
-        ans.kinds = self._kinds_from_worlds() if with_tokens else {}
-        return ans
+        return acc_tok, batches, kind_samples
 
     @staticmethod
     def _place_kinds(ch: GibbsEngine, free: list[int], total: int, pool_kind: np.ndarray) -> np.ndarray:
@@ -576,3 +536,81 @@ class HandFootBelief(ModelWeighing, Tracker):
 
 __all__ = ["HandFootBelief", "DiscardMoment", "Structure", "SeatLine", "structure_of", "check_feasible", "ExactEngine",
            "GibbsEngine", "Answer", "kind_of", "KINDS"]
+
+
+def _sampled_places(st: Structure, places) -> tuple[list[str], dict[str, list[int]]]:
+    """The named places of the sampler's answer: each seat (``"0"``...) and each place no seat
+    owns (the stock, the feet not picked up: :func:`_place_name`), with the sampler's places
+    (indices into ``places.caps``) each name covers."""
+    names = [str(ln.seat) for ln in st.lines] + [_place_name(places.label[i]) for i in range(len(places.caps))
+                                                 if places.owner[i] is None]
+    sets = {str(ln.seat): places.seat_places[ln.seat] for ln in st.lines}
+    for i in range(len(places.caps)):
+        if places.owner[i] is None:
+            sets[_place_name(places.label[i])] = [i]
+    return names, sets
+
+
+def _token_marginals(acc_tok: dict, batches: list[dict], names: list[str], tokens_all: list[str],
+                     shift: dict[str, dict[str, int]], with_tokens: bool) -> tuple[dict, float]:
+    """Per named place and card the probability of each count (the chain's mean pmf, moved by
+    the cards the seat played less those it picked up: ``shift``), and the largest standard
+    error of a probability by 10 batch means (0 with fewer than 10 states or without
+    ``with_tokens``)."""
+    tokens = {}
+    for nm in names:
+        tokens[nm] = {}
+        for c in tokens_all:
+            pmf = acc_tok[nm][c] / len(batches)
+            off = shift.get(nm, {}).get(c, 0)
+            tokens[nm][c] = {k + off: float(v) for k, v in enumerate(pmf) if v > 1e-15}
+    se_max = 0.0
+    if len(batches) >= 10 and with_tokens:
+        nb = 10
+        size = len(batches) // nb
+        for nm in names:
+            for c in tokens_all:
+                means = np.array([sum(batches[b * size + j][(nm, c)] for j in range(size)) / size for b in range(nb)])
+                se = means.std(axis=0, ddof=1) / np.sqrt(nb)
+                se_max = max(se_max, float(se.max()))
+    return tokens, se_max
+
+
+def _kind_means(ch, names: list[str], sets: dict[str, list[int]], shift: dict[str, dict[str, int]],
+                kind_samples: list[np.ndarray]) -> tuple[dict, dict | None]:
+    """The expected cards of each kind per named place over the chain's states, and their
+    standard errors by 10 batch means (zeros when no play constrains the chain, ``None`` when
+    too few states to tell). The places no play constrains are exchangeable (every card type
+    alike), so each such place holds its share of their total."""
+    places = ch.places
+    kind_idx = {kd: i for i, kd in enumerate(KINDS)}
+    P = len(places.caps)
+    unc = [i for i in range(P) if all(i in ch.plan[c][1] for c in ch.constrained)]
+    caps = np.array(places.caps, dtype=float)
+    agg = np.zeros((len(names), P))
+    for a, nm in enumerate(names):
+        agg[a, sets[nm]] = 1.0
+    shift_k = np.zeros((len(names), len(KINDS)))
+    for a, nm in enumerate(names):
+        for c, x in shift.get(nm, {}).items():
+            shift_k[a, kind_idx[kind_of(c)]] += x
+
+    def by_name(per_place: np.ndarray) -> np.ndarray:
+        x = per_place.copy()
+        if len(unc) > 1 and caps[unc].sum():
+            x[unc] = np.outer(caps[unc] / caps[unc].sum(), x[unc].sum(axis=0))
+        return agg @ x + shift_k
+
+    ks = np.array(kind_samples)
+    mean = by_name(ks.mean(axis=0))
+    kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+    kind_se = None
+    if len(kind_samples) >= 10:
+        nb = 10
+        size = len(kind_samples) // nb
+        bm = np.array([by_name(ks[b * size:(b + 1) * size].mean(axis=0)) for b in range(nb)])
+        kse = bm.std(axis=0, ddof=1) / np.sqrt(nb)
+        kind_se = {nm: {kd: float(kse[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+    elif not ch.constrained:
+        kind_se = {nm: {kd: 0.0 for kd in KINDS} for nm in names}
+    return kind_mean, kind_se
