@@ -341,7 +341,7 @@ def _parse_lines(fh: IO[str], path: str, upto: int | None, replay_rules: bool) -
         try:
             objs.append((no, json.loads(text.rstrip("\r\n"), object_pairs_hook=_no_duplicate_keys)))
         except json.JSONDecodeError as exc:
-            raise _err(path, no, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise _err(path, no, f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})") from None
         except _DuplicateKey as exc:
             raise _err(path, no, f"the key {exc.args[0]!r} appears twice in one object") from None
     game, options, header = parse_header(objs[0][1], path, objs[0][0])

@@ -261,6 +261,10 @@ def output_matches(expected: str, got: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- running
+#: the mark the live advisor (``cardmind advise``) prints before a refused line
+REFUSAL = "\u2717"
+
+
 class BlockFailed(AssertionError):
     """A block that failed: the message says where, what ran and what it printed."""
 
@@ -405,6 +409,11 @@ class DocRun:
         except (BlockFailed, ExtraMissing) as exc:
             return exc
         block_seconds = time.perf_counter() - t0
+        if block.expects is None and REFUSAL in out:
+            # a live-advisor session that refuses a typed line still exits 0: a doc's example
+            # with no quoted output must not show a refusal a reader would not expect
+            return BlockFailed(self._message(block, f"printed a refusal ({REFUSAL}) that no quoted output shows "
+                                                    f"(fix the example, or quote its output)", out))
         if block.expects is not None and not output_matches(block.expects.code, out):
             return BlockFailed(self._message(
                 block, f"printed something else than the output quoted at {block.expects.where} "

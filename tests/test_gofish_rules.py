@@ -511,6 +511,7 @@ def _write(tmp_path, lines) -> str:
     ({"type": "ask_book", "asker": 0, "target": 1, "rank": "2", "success": 1}, "true or false", None),
     ({"type": "fish", "player": 0}, "unknown event type", None),
     ("{not json", "not valid JSON", None),
+    ('{"type": "ask', "not valid JSON (Unterminated string starting at column 10)", None),
     ({"type": "draw", "player": 0, "card": "4D", "shown": False}, "laid no book", "book-missing"),
 ])
 def test_malformed_or_illegal_lines_are_rejected_with_file_and_line(tmp_path, line, needle, rule):

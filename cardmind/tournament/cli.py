@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     t = summary["timing"]
     rate = t["games_per_second"]
     out.print(f"{t['games_this_run']} games played in {t['play_seconds']:.1f} s"
-              + (f" ({rate:.2f} games/s, {t['jobs']} jobs)" if rate else "")
+              + (f" ({rate:.2f} games/s, {t['jobs']} job{'s' if t['jobs'] != 1 else ''})" if rate else "")
               + f"; results in {summary['out_dir']}/ (summary.json, summary.png, results.jsonl, records/)",
               highlight=False, soft_wrap=True)
     return _all_forfeited(summary)

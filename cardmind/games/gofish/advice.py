@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...hints import asks_only
-from ...hints.words import Advice, article, big_number, chance, points
+from ...hints.words import Advice, article, big_number, chance, count, points
 from .belief import target_met
 
 #: the tracker's modes whose chances are sampled (``GoFishBelief.mode``)
@@ -299,7 +299,7 @@ class GoFishHint(Advice):
         else:
             turn = f"seat {self.to_move} to play"
         phase = "" if self.phase == 1 else " (phase 2: asking for whole books)"
-        text = (f"Go Fish, seat {self.observer} (you), after {self.events} events{phase}: {turn}; "
+        text = (f"Go Fish, seat {self.observer} (you), after {count(self.events, 'event')}{phase}: {turn}; "
                 f"stock {self.stock} cards; cards in hand: "
                 + ", ".join(f"{self._seat(s)} {n}" for s, n in enumerate(self.sizes)))
         held = [(s, b) for s, b in enumerate(self.books_held) if b]

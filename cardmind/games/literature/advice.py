@@ -414,7 +414,7 @@ class LiteratureHint(Advice):
         mates = [s for s in range(self.players) if s % 2 == me % 2]
         turn = "game over" if self.to_move is None else ("your turn" if self.your_turn else f"seat {self.to_move} to play")
         mine, theirs = self.team_sets[me % 2], self.team_sets[1 - me % 2]
-        console.print(Text(f"Literature: seat {me}'s view after {self.events} events ({turn}); "
+        console.print(Text(f"Literature: seat {me}'s view after {count(self.events, 'event')} ({turn}); "
                            f"your team: seats {', '.join(map(str, mates))}; sets won: yours {mine}, "
                            f"theirs {theirs}", style="bold"))
         console.print(Text(f"Your hand: {_hand_text(self.hand, self.sets)}"))

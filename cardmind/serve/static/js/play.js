@@ -229,7 +229,7 @@ export class Play {
         this.setError(`The game kept from before could not be restored (${err.message}); start over.`);
         return;
       }
-      this.root.querySelector("#play-restored").textContent = `The game in progress was restored (${this.kept.actions.length} moves).`;
+      this.root.querySelector("#play-restored").textContent = `The game in progress was restored (${this.kept.actions.length} move${this.kept.actions.length === 1 ? "" : "s"}).`;
     }
     this.save();
     this.loopDone = this.loop();

@@ -74,7 +74,7 @@ export class AtTable {
     this.showSetup(false);
     this.renderTypes();
     await this.refresh();
-    this.root.querySelector("#table-restored").textContent = `The game in progress was restored (${this.events.length} events).`;
+    this.root.querySelector("#table-restored").textContent = `The game in progress was restored (${this.events.length} event${this.events.length === 1 ? "" : "s"}).`;
   }
 
   get game() { return this.hello.games.find((g) => g.name === this.gameSel.value); }
@@ -117,7 +117,7 @@ export class AtTable {
   // learn them: the `new` reply's `seats` and `deck`).
   async setupSeats() {
     let seats = this.game.seats;
-    let deck = fullDeck();
+    let deck = this.deck || fullDeck();   // options the game refuses keep the pack they had
     try {
       const probe = await this.engine.request("new", { game: this.game.name, role: "referee", options: this.getOptions() });
       seats = probe.seats;
