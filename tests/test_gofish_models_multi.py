@@ -302,3 +302,22 @@ def test_the_count_of_deals_keeps_its_own_precision_under_the_models():
     weighted, uniform = count_line(), count_line("--model", "uniform")
     assert "roughly" not in weighted
     assert weighted == uniform
+
+
+def test_the_model_sentence_with_no_ask_to_read_says_the_deals_count_alike():
+    """Before any other seat has a recent ask to read, the sentence says every deal counts
+    alike (not "those asks ... in those shares", with no asks); once one has, it names the
+    others together and weighs by the asks read."""
+    from pathlib import Path
+
+    from cardmind.belief import tracker_for
+    from cardmind.hints import hint_for
+    from cardmind.records import read_record
+
+    rec = read_record(Path(__file__).resolve().parent.parent / "examples" / "gofish-4p-complete.jsonl")
+    none = hint_for(tracker_for(rec, seat=1, upto_event=0)).model_text()
+    assert none == ("Player model auto: no other player has a recent ask to read yet (asks are read back to a "
+                    "player's last unseen draw), so every deal that fits counts alike.")
+    some = hint_for(tracker_for(rec, seat=1, upto_event=1)).model_text()
+    assert "no recent ask to read" in some and some.count("no recent ask") == 1
+    assert some.endswith("Each deal counts by how likely the asks read were from such players, in those shares.")

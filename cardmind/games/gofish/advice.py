@@ -439,11 +439,19 @@ class GoFishHint(Advice):
         from .models import MODEL_WORDS  # noqa: PLC0415
 
         head = f"Player model {self.model}: "
+        unread = [f["seat"] for f in seats if not f["weighed"]]
+        if len(unread) == len(seats):
+            return head + ("no other player has a recent ask to read yet (asks are read back to a player's last unseen "
+                           "draw), so every deal that fits counts alike.")
         parts = []
+        if unread:
+            parts.append(("seat " if len(unread) == 1 else "seats ") + _and([str(s) for s in unread])
+                         + f" {'has' if len(unread) == 1 else 'have'} no recent ask to read (asks are read back "
+                         "to a player's last unseen draw)")
         for f in seats:
             seat, n, weights = f["seat"], f["weighed"], f["weights"]
             if not n:
-                parts.append(f"seat {seat} has no recent ask to read (asks are read back to its last unseen draw)")
+                continue
             elif self.model != "auto":
                 parts.append(f"seat {seat}'s {n} recent ask{'s' if n != 1 else ''} read as from "
                              f"{MODEL_WORDS.get(self.model, self.model)}")
@@ -452,8 +460,8 @@ class GoFishHint(Advice):
                 many = f"{n} recent asks fit" if n != 1 else "one recent ask fits"
                 parts.append(f"seat {seat}'s {many} "
                              + _and([f"{MODEL_WORDS.get(m, m)} {chance(weights[m])}" for m in order]))
-        return head + "; ".join(parts) + (". Each deal counts by how likely those asks were from such players"
-                                          + (", in those shares." if self.model == "auto" else "."))
+        return head + "; ".join(parts) + (". Each deal counts by how likely the asks read were from such "
+                                          "players" + (", in those shares." if self.model == "auto" else "."))
 
     def _render_asks(self, console: Console, verbose: bool) -> None:
         """The table of the best asks."""
