@@ -642,13 +642,24 @@ def test_review_says_what_is_wrong_with_a_file(server, browser, tmp_path):
         assert expected in msg, msg
         assert "undefined" not in msg and "JSON at position" not in msg and "valid JSON" not in msg, msg
     # an event the engine refuses: the file's line of that event (blank line 2 counted)
-    bad = dict(events[1], asker=(events[1].get("asker", 0) + 3) % 6) if events[1]["type"] == "ask" else None
-    if bad is not None:
-        path = tmp_path / "refused.jsonl"
-        path.write_text(json.dumps(header) + "\n\n" + "".join(json.dumps(e) + "\n" for e in [events[0], bad, events[2]]))
-        _css(d, "#review-file")[0].send_keys(str(path))
-        _css(d, "#review-end")[0].click()
-        _wait(d, lambda d: _text(d, "#review-error").startswith("refused.jsonl, line 4: "), 60, "the refused event's line")
+    assert events[1]["type"] == "ask", events[1]
+    bad = dict(events[1], asker=(events[1].get("asker", 0) + 3) % 6)
+    path = tmp_path / "refused.jsonl"
+    path.write_text(json.dumps(header) + "\n\n" + "".join(json.dumps(e) + "\n" for e in [events[0], bad, events[2]]))
+    _css(d, "#review-file")[0].send_keys(str(path))
+    _css(d, "#review-end")[0].click()
+    _wait(d, lambda d: _text(d, "#review-error").startswith("refused.jsonl, line 4: "), 60, "the refused event's line")
+    # the review stops before the refused line: the end is the position after the one good event
+    _wait(d, lambda d: _text(d, "#review-pos") == "after 1 of 3 events", 60, "the position before the refused line")
+    assert _text(d, "#review-error").endswith("The review stops before that line.")
+    _css(d, "#review-next")[0].click()
+    _css(d, "#review-end")[0].click()
+    assert _text(d, "#review-pos") == "after 1 of 3 events"
+    # a file that cannot be read leaves no earlier record on screen
+    (tmp_path / "after.jsonl").write_text("hello world\n")
+    _css(d, "#review-file")[0].send_keys(str(tmp_path / "after.jsonl"))
+    _wait(d, lambda d: _text(d, "#review-error").startswith("after.jsonl: "), 20, "the error for after.jsonl")
+    assert not _css(d, "#review-body")[0].is_displayed()
 
 
 def test_play_out_of_turn_claims(server, browser):

@@ -30,7 +30,12 @@ export class Review {
   async open(file) {
     if (!file) return;
     this.error("");
-    const fail = (msg) => { this.error(`${file.name}: ${msg}`); };
+    // a file that cannot be read leaves no earlier record on screen
+    const fail = (msg) => {
+      this.error(`${file.name}: ${msg}`);
+      this.events = null;
+      this.root.querySelector("#review-body").hidden = true;
+    };
     // the file's lines with their numbers (blank lines skipped, but counted)
     const lines = (await file.text()).split(/\r?\n/).map((text, i) => ({ text, line: i + 1 })).filter((l) => l.text.trim());
     if (!lines.length) { fail("the file is empty; a record is a header line, then one event per line."); return; }
@@ -73,6 +78,7 @@ export class Review {
     this.root.querySelector("#review-title").textContent = `${game.title}: ${events.length} events, seen from seat ${this.seat}`;
     this.root.querySelector("#review-body").hidden = false;
     this.sessionAt = -1;
+    this.stop = null;   // {at, msg}: the first event the engine refuses stops the review there
     if (this.session) await this.engine.request("close", { session: this.session }).catch(() => {});
     this.session = undefined;
     await this.go(0);
@@ -116,7 +122,7 @@ export class Review {
   // overtaken by a later click is skipped.
   go(k) {
     if (!this.events) return Promise.resolve();
-    k = Math.max(0, Math.min(this.events.length, k));
+    k = Math.max(0, Math.min(this.stop ? this.stop.at : this.events.length, k));
     this.pos = k;
     this.root.querySelector("#review-pos").textContent = `after ${k} of ${this.events.length} events`;
     this.chain = (this.chain || Promise.resolve()).then(() => (this.pos === k ? this.show(k) : null));
@@ -124,7 +130,7 @@ export class Review {
   }
 
   async show(k) {
-    this.error("");
+    this.error(this.stop && k >= this.stop.at ? this.stop.msg : "");
     const r = this.root;
     r.querySelector("#review-pos").textContent = `after ${k} of ${this.events.length} events`;
     r.querySelectorAll("#review-events li").forEach((li, i) => li.classList.toggle("current", i === k - 1));
@@ -146,9 +152,16 @@ export class Review {
       bel.replaceChildren();
       const complete = this.header.observer === undefined;
       const where = e.line ? `${this.fileName}, line ${e.line}: ` : `${this.fileName}: `;
-      this.error(where + (complete && e.code === "illegal_event"
+      const msg = where + (complete && e.code === "illegal_event"
         ? `${e.message}. This is a complete record (every seat's cards); Review follows one seat's own record, such as the one Play or At the table downloads.`
-        : e.message));
+        : e.message);
+      this.error(msg);
+      if (e.line && !this.stop) {
+        // the review stops before the refused event: its position is the last one shown
+        this.stop = { at: this.sessionAt, msg: `${msg} The review stops before that line.` };
+        this.pos = this.stop.at;
+        return this.show(this.stop.at);
+      }
     }
     adv.dataset.pos = String(k);
   }
