@@ -132,8 +132,11 @@ export class AtTable {
       this.renderPicker();
       this.renderHeaderFields();
     }
-    this.seats = seats;
     const box = this.root.querySelector("#table-seat");
+    // the same number of seats keeps the buttons and the seat chosen (an option changed while
+    // the player picks a seat must not undo the pick)
+    if (seats === this.seats && box.childElementCount === seats) return;
+    this.seats = seats;
     const bs = [];
     box.replaceChildren(...[...Array(seats).keys()].map((s) => {
       const b = h("button", { type: "button", class: "choice" + (s === 0 ? " chosen" : ""), "data-seat": String(s) }, `seat ${s}`);
