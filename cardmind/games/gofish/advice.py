@@ -196,10 +196,15 @@ class GoFishHint(Advice):
         }
 
     # ------------------------------------------------------------------ words
+    def _estimated(self, p: float) -> bool:
+        """Whether the chance ``p`` is an estimate: the answer is sampled and ``p`` is neither
+        certain nor impossible (those the constraints decide)."""
+        return self.mode in SAMPLED and p not in (0.0, 1.0)
+
     def _chance(self, p: float, verbose: bool = False, se: float | None = None) -> str:
         """``p`` by :func:`chance`; a sampled chance says so (and, when ``verbose``, its
         standard error ``se``, or the largest of the answer when ``se`` is not given)."""
-        if self.mode not in SAMPLED or p in (0.0, 1.0):
+        if not self._estimated(p):
             return chance(p)
         return chance(p, (self.stderr if se is None else se) if verbose else None) + " (sampled)"
 
@@ -207,9 +212,7 @@ class GoFishHint(Advice):
         """``p`` as the start of a phrase inside a sentence: ``"59% chance"``, or ``"an
         estimated 59% chance"`` where it is sampled (no brackets inside the sentence's
         brackets)."""
-        if self.mode not in SAMPLED or p in (0.0, 1.0):
-            return f"{chance(p)} chance"
-        return f"an estimated {chance(p)} chance"
+        return f"an estimated {chance(p)} chance" if self._estimated(p) else f"{chance(p)} chance"
 
     def _seat(self, s: int) -> str:
         return "you" if s == self.observer else f"seat {s}"

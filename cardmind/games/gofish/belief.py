@@ -447,6 +447,11 @@ class GoFishBelief(ModelWeighing, ConsistencyChecks, Tracker):
             return "filter"
         if self._answer().get("multi"):
             return "weighted"
+        return self._engine_mode()
+
+    def _engine_mode(self) -> str:
+        """The mode of the engine under the answer, as :attr:`mode` names it: the draw
+        engine's last one, or ``"filter"`` (the joint filter); read after :meth:`_answer`."""
         return self._draws.last_mode if self._use_draws else "filter"
 
     @property
@@ -457,9 +462,7 @@ class GoFishBelief(ModelWeighing, ConsistencyChecks, Tracker):
         constraint-only one of the engine underneath (``"exact"``, ``"compact"``,
         ``"enumerated"``, ``"mcmc"`` or ``"filter"``)."""
         m = self.mode
-        if m != "weighted":
-            return m
-        return self._draws.last_mode if self._use_draws else "filter"
+        return m if m != "weighted" else self._engine_mode()
 
     @property
     def count_exact(self) -> bool:
