@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import Contradiction, IllegalAction
+from .rules import move_known_book
 
 _FACT = np.array([factorial(i) for i in range(64)], dtype=object)
 
@@ -529,10 +530,7 @@ class FastFilter:
         a, tg, r, success = ev["asker"], ev["target"], ev["rank"], ev["success"]
         if r in self.known_books:
             if success:
-                self.known_books[r] = a
-                for b in self.book_log:
-                    if b["rank"] == r:
-                        b["owner"] = a
+                move_known_book(self.known_books, self.book_log, r, a)
             return groups
         out: dict = {}
         for (pub, bk, pend), (H, W) in groups.items():

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import Contradiction, IllegalAction
+from .rules import move_known_book
 
 if TYPE_CHECKING:
     from .belief import GoFishBelief
@@ -536,10 +537,7 @@ class _Filter:
         a, tg, r, success = ev["asker"], ev["target"], ev["rank"], ev["success"]
         if r in self.known_books:
             if success:
-                self.known_books[r] = a
-                for b in self.book_log:
-                    if b["rank"] == r:
-                        b["owner"] = a
+                move_known_book(self.known_books, self.book_log, r, a)
             return pop
 
         def fn(st):

@@ -93,3 +93,14 @@ __all__ = [
     "OPTION_SPECS", "check_options", "game_ranks", "game_suits", "deck_cards", "rank_cards",
     "stock_size", "card_key", "sort_hand", "next_seat",
 ]
+
+
+def move_known_book(known_books: dict[str, int], book_log: list[dict], rank: str, owner: int) -> None:
+    """A phase-2 ask that wins a face-up book: the book of ``rank`` goes to ``owner`` (the
+    asking seat), in ``known_books`` (rank -> seat) and in every entry of ``book_log`` of that
+    rank (``{"maker", "rank", "owner"}``). Both are changed in place (the trackers' own
+    bookkeeping of the books on the table)."""
+    known_books[rank] = owner
+    for b in book_log:
+        if b["rank"] == rank:
+            b["owner"] = owner

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ..rules import move_known_book
+
 _FACT = np.array([factorial(i) for i in range(21)], dtype=np.int64)
 
 # op codes of a rank's timeline
@@ -202,10 +204,7 @@ class _Timeline:
         a, tg, r, success = ev["asker"], ev["target"], ev["rank"], ev["success"]
         if r in rd.known_books:
             if success:
-                rd.known_books[r] = a
-                for b in self.book_log:
-                    if b["rank"] == r:
-                        b["owner"] = a
+                move_known_book(rd.known_books, self.book_log, r, a)
         else:
             self.ops[r].append((i, _ASKBOOK, a, tg, success))
             if success:
