@@ -52,9 +52,9 @@ from typing import Any
 import numpy as np
 
 from ...belief.tracker import Tracker
-from .counting import (DEFAULT_BURN, DEFAULT_SAMPLES, DEFAULT_THIN, DEFAULT_WORLDS, FREE, KINDS, Answer,
+from .counting import (DEFAULT_BURN, DEFAULT_SAMPLES, DEFAULT_THIN, DEFAULT_WORLDS, FREE, KIND_INDEX, KINDS, Answer,
                        ExactEngine, GibbsEngine, SeatLine, Structure, _hyper_cached, _place_name,
-                       check_feasible, kind_of, structure_of)
+                       check_feasible, kind_of, kind_table, structure_of)
 from .rules import sort_cards
 from .weighing import ModelWeighing
 
@@ -296,10 +296,9 @@ class HandFootBelief(ModelWeighing, Tracker):
         (``batches``: ``{(name, card): pmf}``) and each state's expected cards by kind per place
         (``kind_samples``: places x :data:`KINDS`)."""
         pool_tokens = [c for c in tokens_all if c not in ch.copies]
-        kind_idx = {kd: i for i, kd in enumerate(KINDS)}
         pool_kind = np.zeros(len(KINDS))
         for c in pool_tokens:
-            pool_kind[kind_idx[kind_of(c)]] += st.pool[c]
+            pool_kind[KIND_INDEX[kind_of(c)]] += st.pool[c]
         acc_tok = {nm: {c: np.zeros(st.pool[c] + 1) for c in tokens_all} for nm in names}
         kind_samples: list[np.ndarray] = []     # per sample: places x kinds, expected counts
         batches = []
@@ -336,7 +335,7 @@ class HandFootBelief(ModelWeighing, Tracker):
         P = len(free)
         out = np.outer(np.array(free, dtype=float) / max(total, 1), pool_kind)
         for c, d in ch.d.items():
-            k = KINDS.index(kind_of(c))
+            k = KIND_INDEX[kind_of(c)]
             for i in range(P):
                 if d[i]:
                     out[i, k] += d[i]
@@ -583,7 +582,6 @@ def _kind_means(ch, names: list[str], sets: dict[str, list[int]], shift: dict[st
     too few states to tell). The places no play constrains are exchangeable (every card type
     alike), so each such place holds its share of their total."""
     places = ch.places
-    kind_idx = {kd: i for i, kd in enumerate(KINDS)}
     P = len(places.caps)
     unc = [i for i in range(P) if all(i in ch.plan[c][1] for c in ch.constrained)]
     caps = np.array(places.caps, dtype=float)
@@ -593,7 +591,7 @@ def _kind_means(ch, names: list[str], sets: dict[str, list[int]], shift: dict[st
     shift_k = np.zeros((len(names), len(KINDS)))
     for a, nm in enumerate(names):
         for c, x in shift.get(nm, {}).items():
-            shift_k[a, kind_idx[kind_of(c)]] += x
+            shift_k[a, KIND_INDEX[kind_of(c)]] += x
 
     def by_name(per_place: np.ndarray) -> np.ndarray:
         x = per_place.copy()
@@ -603,14 +601,14 @@ def _kind_means(ch, names: list[str], sets: dict[str, list[int]], shift: dict[st
 
     ks = np.array(kind_samples)
     mean = by_name(ks.mean(axis=0))
-    kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+    kind_mean = kind_table(mean, names)
     kind_se = None
     if len(kind_samples) >= 10:
         nb = 10
         size = len(kind_samples) // nb
         bm = np.array([by_name(ks[b * size:(b + 1) * size].mean(axis=0)) for b in range(nb)])
         kse = bm.std(axis=0, ddof=1) / np.sqrt(nb)
-        kind_se = {nm: {kd: float(kse[a, i]) for kd, i in kind_idx.items()} for a, nm in enumerate(names)}
+        kind_se = kind_table(kse, names)
     elif not ch.constrained:
         kind_se = {nm: {kd: 0.0 for kd in KINDS} for nm in names}
     return kind_mean, kind_se

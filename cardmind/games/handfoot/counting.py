@@ -46,6 +46,14 @@ def kind_of(card: str) -> str:
 
 
 KINDS = tuple(MELD_RANKS) + ("W", "R3", "B3")
+#: each kind's position in :data:`KINDS` (the columns of the kind tables)
+KIND_INDEX = {kd: i for i, kd in enumerate(KINDS)}
+
+
+def kind_table(values, names: list[str]) -> dict[str, dict[str, float]]:
+    """A ``(places, kinds)`` array (expected cards, or their standard errors) as the answer
+    gives it: per place name (``names``, the rows in order) per kind of :data:`KINDS`."""
+    return {nm: {kd: float(values[a, i]) for kd, i in KIND_INDEX.items()} for a, nm in enumerate(names)}
 
 
 # ----------------------------------------------------------------------------- the structure

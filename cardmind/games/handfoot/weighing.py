@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .counting import (KINDS, Answer, Structure, _place_name, kind_of)
+from .counting import KIND_INDEX, KINDS, Answer, Structure, _place_name, kind_of, kind_table
 from .rules import sort_cards
 
 # ----------------------------------------------------------------------------- the tracker
@@ -435,12 +435,11 @@ class ModelWeighing:
         agg = np.zeros((len(names), len(cols)))
         for j, (nm, _, _) in enumerate(cols):
             agg[names.index(nm), j] = 1.0
-        kidx = {kd: i for i, kd in enumerate(KINDS)}
         shift = np.zeros((len(names), len(KINDS)))
         for ln in st.lines:
             p, k = ln.totals()
             for c in set(p) | set(k):
-                shift[names.index(str(ln.seat)), kidx[kind_of(c)]] += k[c] - p[c]
+                shift[names.index(str(ln.seat)), KIND_INDEX[kind_of(c)]] += k[c] - p[c]
         capv = np.array(caps, dtype=float)
         ys = []
         for wd in ws:
@@ -453,15 +452,15 @@ class ModelWeighing:
                 else:
                     cnt = wd["feet"].get(int(nm[5:]), Counter())
                 for c, k in cnt.items():
-                    x[j, kidx[kind_of(c)]] += k
+                    x[j, KIND_INDEX[kind_of(c)]] += k
             if len(unc) > 1 and capv[unc].sum():
                 x[unc] = np.outer(capv[unc] / capv[unc].sum(), x[unc].sum(axis=0))
             ys.append(agg @ x + shift)
         y = np.array(ys)
         mean = np.tensordot(w, y, axes=1)
         se = np.sqrt(((w[:, None, None] * (y - mean)) ** 2).sum(axis=0))
-        ans.kind_mean = {nm: {kd: float(mean[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
-        ans.kind_se = {nm: {kd: float(se[a, i]) for kd, i in kidx.items()} for a, nm in enumerate(names)}
+        ans.kind_mean = kind_table(mean, names)
+        ans.kind_se = kind_table(se, names)
 
 
 def _zone_before(line, groups: list[Counter], time: int) -> Counter:
